@@ -1,0 +1,12 @@
+// Bundles every entry point. `--production` minifies and drops source maps (for the .vsix).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
+
+await Promise.all([
+  // Library entry `<package>/core`: ESM, dependencies bundled, runs anywhere.
+  esbuild.build({ ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core/index.js', format: 'esm', platform: 'neutral', mainFields: ['module', 'main'] }),
+  // Command-line tool, the package's `bin`.
+  esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', format: 'cjs', platform: 'node', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
+]);

@@ -1,0 +1,18 @@
+/**
+ * Public API of the compression core. Pure TypeScript: no VS Code, no HTTP, no Node-only APIs, so the
+ * same code runs in the extension host, a web extension, a worker thread and the CLI.
+ */
+import { DEFAULT_MODEL } from './models';
+import { tokenizerForModel } from './tokenizer';
+
+export { optimize } from './optimize';
+export { OptimizeError, isOptimizeError, type OptimizeErrorCode } from './errors';
+export { DEFAULT_BUDGET, MAX_BUDGET_TOKENS, resolveBudget, validateBudget, type BudgetInput } from './budget';
+export { DEFAULT_MODE, MODES, type Mode, type OptimizeOptions } from './options';
+export { DEFAULT_MODEL, KNOWN_MODELS, encodingForModel, type EncodingName } from './models';
+export type { OptimizeResult, PassReport } from './result';
+
+/** Tokens of `text` in the model's real encoding. Special-token strings count as ordinary text. */
+export function countTokens(text: string, model: string = DEFAULT_MODEL): number {
+  return tokenizerForModel(model).count(text);
+}

@@ -1,0 +1,29 @@
+import type { EncodingName } from './models';
+import type { Mode } from './options';
+
+/** What one pass did, for traces and debugging. */
+export interface PassReport {
+  readonly name: string;
+  /** Token count of the whole text after the pass. */
+  readonly tokens: number;
+}
+
+export interface OptimizeResult {
+  readonly text: string;
+  readonly originalTokens: number;
+  readonly optimizedTokens: number;
+  /** (original − optimized) / original × 100, rounded to 2 decimals; 0 for empty input. */
+  readonly reductionPercent: number;
+  /** The budget resolved to tokens. */
+  readonly budgetTokens: number;
+  /**
+   * True when the budget could not be met as asked: in relaxed mode the output is over budget because
+   * only protected content or instructions were left; in strict mode protected content had to be dropped.
+   */
+  readonly softLimitEnforced: boolean;
+  readonly latencyMs: number;
+  readonly mode: Mode;
+  readonly model: string;
+  readonly encoding: EncodingName;
+  readonly passes: readonly PassReport[];
+}
