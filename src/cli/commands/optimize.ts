@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_BUDGET, DEFAULT_MODEL, MODES, isOptimizeError, optimize } from '../../core/index';
+import { EXIT, type CliCommand } from '../command';
+import { summaryLine } from '../format';
+import { readInput, writeAll } from '../io';
+import { checkBudget, checkMode, checkModel, singleFile } from '../options';
+import { toWireError, toWireResult } from '../wire';
+
+const usage = `Usage: prompt-optimizer optimize [FILE|-] [options]
+
+Shortens a prompt toward a token budget. Reads FILE, or stdin when FILE is '-' or omitted (and stdin
+is not a terminal). Prints the optimized text on stdout and a one-line summary on stderr.
+
+Options:
+  -b, --budget N|N%     Token budget: whole tokens (e.g. 500) or a share of the original (e.g. 50%,
+                        12.5%). Default ${DEFAULT_BUDGET}.
+  -m, --mode MODE       ${MODES.join(' or ')}. relaxed (default): the budget is a target; protected
+                        content and instructions are kept even if that leaves the text over budget.
+                        strict: the budget is a ceiling.
+  -t, --task TEXT       What the prompt is for or the question that will be asked; ranking prefers
+                        content relevant to it.
+      --model NAME      Target model, decides the tokenizer. Default ${DEFAULT_MODEL}.
+  -j, --json            Print the full result as JSON (snake_case fields) instead of the text.
+  -q, --quiet           No summary line on stderr.
+  -h, --help            Show this help.
+
+Examples:
+  prompt-optimizer optimize examples/wordy-prompt.md --budget 50%
+  cat prompt.txt | prompt-optimizer optimize --budget 300 --mode strict > short.txt
+  prompt-optimizer optimize prompt.md --task "Summarize the error handling" --json | jq .reduction_percent
+`;
+
+export const command: CliCommand = {
+  name: 'optimize',
+  summary: 'Shorten a prompt toward a token budget (text or --json on stdout)',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        budget: { type: 'string', short: 'b' },
+        mode: { type: 'string', short: 'm' },
+        task: { type: 'string', short: 't' },
+        model: { type: 'string' },
+        json: { type: 'boolean', short: 'j', default: false },
+        quiet: { type: 'boolean', short: 'q', default: false },
+      },
+    });
+    const file = singleFile(positionals);
+    try {
+      // Validate every flag before waiting on input, so a typo fails at once.
+      const mode = checkMode(values.mode);
+      const model = checkModel(values.model);
+      const budget = checkBudget(values.budget);
+      const text = await readInput(file, io);
+      const result = optimize({ text, budget, mode, model, task: values.task ?? '' });
+      if (values.json) await writeAll(io.stdout, `${JSON.stringify(toWireResult(result))}\n`);
+      else await writeAll(io.stdout, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+      if (!values.quiet) io.stderr.write(`${summaryLine(result)}\n`);
+      return EXIT.OK;
+    } catch (error) {
+      // With --json, a refused request is also reported as a JSON error object on stdout.
+      if (values.json && isOptimizeError(error)) await writeAll(io.stdout, `${JSON.stringify(toWireError(error.code, error.message, error.param))}\n`);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,29 @@
+import { DEFAULT_BUDGET, DEFAULT_MODE, DEFAULT_MODEL, MODES, encodingForModel, validateBudget, type Mode } from '../core/index';
+import { CliUsageError } from './command';
+
+/** At most one positional FILE (or `-`). */
+export function singleFile(positionals: readonly string[]): string | undefined {
+  if (positionals.length > 1) throw new CliUsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.map((p) => `'${p}'`).join(' ')}`);
+  return positionals[0];
+}
+
+/** Checks `--mode` before any input is read. */
+export function checkMode(mode: string | undefined): Mode {
+  if (mode === undefined) return DEFAULT_MODE;
+  if ((MODES as readonly string[]).includes(mode)) return mode as Mode;
+  throw new CliUsageError(`invalid --mode '${mode}': expected one of ${MODES.join(', ')}`);
+}
+
+/** Checks `--model` before any input is read (throws the core's `model_unsupported`). */
+export function checkModel(model: string | undefined): string {
+  const name = model ?? DEFAULT_MODEL;
+  encodingForModel(name);
+  return name;
+}
+
+/** Checks `--budget` before any input is read (throws the core's `budget_invalid`). Kept as a string: `500` or `40%`. */
+export function checkBudget(budget: string | undefined): string | number {
+  if (budget === undefined) return DEFAULT_BUDGET;
+  validateBudget(budget);
+  return budget;
+}
