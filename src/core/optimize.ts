@@ -1,6 +1,7 @@
 import { resolveBudget } from './budget';
 import { now } from './clock';
 import { resolveOptions, type OptimizeOptions } from './options';
+import { runPipeline } from './pipeline';
 import type { OptimizeResult } from './result';
 import { tokenizerFor } from './tokenizer';
 
@@ -10,24 +11,26 @@ import { tokenizerFor } from './tokenizer';
  */
 export function optimize(options: OptimizeOptions): OptimizeResult {
   const started = now();
-  const { text, budget, mode, model, encoding } = resolveOptions(options);
+  const { text, budget, mode, task, model, encoding } = resolveOptions(options);
   const tokenizer = tokenizerFor(encoding);
   const originalTokens = tokenizer.count(text);
   const budgetTokens = resolveBudget(budget, originalTokens);
-  // Provisional: the pass pipeline lands in the next commits.
-  const output = text;
-  const optimizedTokens = tokenizer.count(output);
+  let result = runPipeline(text, task, { tokenizer, budget: budgetTokens, mode });
+  // Never grow: if joining units cost more than the input (rare: odd whitespace), keep the input.
+  if (result.tokens > originalTokens && (mode === 'relaxed' || originalTokens <= budgetTokens)) {
+    result = { ...result, text, tokens: originalTokens, softLimitEnforced: mode === 'relaxed' && originalTokens > budgetTokens };
+  }
   return {
-    text: output,
+    text: result.text,
     originalTokens,
-    optimizedTokens,
-    reductionPercent: originalTokens === 0 ? 0 : Math.round(((originalTokens - optimizedTokens) / originalTokens) * 10000) / 100,
+    optimizedTokens: result.tokens,
+    reductionPercent: originalTokens === 0 ? 0 : Math.round(((originalTokens - result.tokens) / originalTokens) * 10000) / 100,
     budgetTokens,
-    softLimitEnforced: optimizedTokens > budgetTokens,
+    softLimitEnforced: result.softLimitEnforced,
     latencyMs: Math.round((now() - started) * 100) / 100,
     mode,
     model,
     encoding,
-    passes: [],
+    passes: result.passes,
   };
 }

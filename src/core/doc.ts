@@ -1,0 +1,106 @@
+/**
+ * The one shape every pass sees (as unified's tree): blocks of the prompt, prose split into
+ * sentences, sentences into pieces; a piece is either protected (locked) or free text.
+ */
+export interface Piece {
+  text: string;
+  /** Protected inline span: never altered, only dropped with its whole sentence. */
+  readonly locked: boolean;
+}
+
+export interface Sentence {
+  pieces: Piece[];
+  /** Whitespace after the sentence inside its block. */
+  sep: string;
+  removed: boolean;
+  /** Tokens of the sentence's current text; every pass that edits a sentence re-measures it. */
+  tokens: number;
+  /** An instruction to the model (must, never, do not, imperative…): kept in relaxed mode. */
+  instruction: boolean;
+}
+
+/** `prose` is compressible; every other kind is kept verbatim or dropped whole. */
+export type BlockKind = 'prose' | 'heading' | 'code' | 'data' | 'table' | 'keep' | 'markup';
+
+export interface Block {
+  readonly kind: BlockKind;
+  /** Line breaks that separated this block from the previous one. */
+  sepBefore: string;
+  /** Prose only: list marker, quote marker or indentation kept in front of the text. */
+  readonly prefix: string;
+  /** Non-prose blocks: the exact text to emit. */
+  readonly body: string;
+  readonly sentences: Sentence[];
+  removed: boolean;
+  /** Non-prose blocks: tokens of `body` (plus prefix for prose is counted in sentences). */
+  readonly tokens: number;
+}
+
+export interface Doc {
+  readonly blocks: Block[];
+  /** Whether English-only passes may run. */
+  readonly english: boolean;
+  readonly task: string;
+  /** What passes report back to the controller. */
+  readonly notes: { protectedDropped: boolean };
+}
+
+export const isProtectedBlock = (block: Block): boolean => block.kind !== 'prose';
+
+export function sentenceText(sentence: Sentence): string {
+  let text = '';
+  for (const piece of sentence.pieces) text += piece.text;
+  return text;
+}
+
+export function keptSentences(doc: Doc): Sentence[] {
+  const kept: Sentence[] = [];
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose') continue;
+    for (const sentence of block.sentences) if (!sentence.removed) kept.push(sentence);
+  }
+  return kept;
+}
+
+function renderBlock(block: Block): string {
+  if (block.kind !== 'prose') return block.body;
+  const kept = block.sentences.filter((s) => !s.removed && sentenceText(s).length > 0);
+  if (kept.length === 0) return '';
+  let text = block.prefix;
+  kept.forEach((sentence, i) => {
+    text += sentenceText(sentence);
+    if (i < kept.length - 1) text += sentence.sep || ' ';
+  });
+  return text;
+}
+
+/** The prompt text the document stands for now. */
+export function render(doc: Doc): string {
+  let out = '';
+  for (const block of doc.blocks) {
+    if (block.removed) continue;
+    const text = renderBlock(block);
+    if (text === '') continue;
+    out += out === '' ? text : block.sepBefore + text;
+  }
+  return out;
+}
+
+/** Estimated tokens of the rendered text from per-unit counts, without re-tokenizing. */
+export function estimateTokens(doc: Doc): number {
+  let total = 0;
+  let first = true;
+  for (const block of doc.blocks) {
+    if (block.removed) continue;
+    let blockTokens = block.tokens;
+    if (block.kind === 'prose') {
+      blockTokens = 0;
+      for (const sentence of block.sentences) if (!sentence.removed) blockTokens += sentence.tokens;
+      if (blockTokens === 0) continue;
+      blockTokens += block.prefix.trim() ? 1 : 0;
+    }
+    total += blockTokens + (first ? 0 : 1);
+    first = false;
+  }
+  return total;
+}

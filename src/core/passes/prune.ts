@@ -1,0 +1,116 @@
+import { estimateTokens, keptSentences, type Doc, type Sentence } from '../doc';
+import { wordInformation } from '../scoring/information';
+import type { Tokenizer } from '../tokenizer';
+import { GUARD_WORDS, STOPWORDS, terms } from '../text/words';
+import { remeasure, type Pass } from './context';
+
+const WORD = /\p{L}[\p{L}'’-]*/gu;
+
+interface Candidate {
+  sentence: Sentence;
+  piece: number;
+  start: number;
+  end: number;
+  cost: number;
+  saving: number;
+}
+
+/**
+ * Pass 6: word-level pruning inside kept sentences, lowest information first (function words before
+ * content words), only until the text fits. Never removes protected spans, negations and
+ * restrictions, capitalised names, or words of the task. English only.
+ */
+export const prune: Pass = {
+  name: 'prune',
+  lossy: true,
+  run(doc, { tokenizer, budget }) {
+    if (!doc.english) return;
+    let excess = estimateTokens(doc) - budget;
+    if (excess <= 0) return;
+    const candidates = pruneCandidates(doc, tokenizer);
+    candidates.sort((a, b) => a.cost - b.cost);
+    const chosen: Candidate[] = [];
+    for (const candidate of candidates) {
+      if (excess <= 0) break;
+      chosen.push(candidate);
+      excess -= candidate.saving;
+    }
+    applyRemovals(chosen, tokenizer);
+  },
+};
+
+const savings = new Map<string, number>();
+
+/** Words that pruning may remove, each with its information cost and token saving. */
+export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
+  const task = new Set(terms(doc.task, true));
+  const inTask = new Map<string, boolean>();
+  const candidates: Candidate[] = [];
+  for (const sentence of keptSentences(doc)) {
+    sentence.pieces.forEach((piece, index) => {
+      if (piece.locked) return;
+      WORD.lastIndex = 0;
+      for (const match of piece.text.matchAll(WORD)) {
+        const word = match[0];
+        const lower = word.toLowerCase();
+        if (GUARD_WORDS.has(lower)) continue;
+        const sentenceStart = index === 0 && /^[\s\p{P}]*$/u.test(piece.text.slice(0, match.index));
+        if (!sentenceStart && /^\p{Lu}/u.test(word)) continue; // a name
+        let relevant = inTask.get(lower);
+        if (relevant === undefined) {
+          relevant = task.size > 0 && terms(lower, true).some((t) => task.has(t));
+          inTask.set(lower, relevant);
+        }
+        if (relevant) continue;
+        const stop = STOPWORDS.has(lower);
+        // The word and the boundary around it decide how the sentence reads without it.
+        const cost = (stop ? 0 : 0.5) + wordInformation(lower) + (sentenceStart ? 0.05 : 0);
+        let saving = savings.get(lower);
+        if (saving === undefined) {
+          saving = tokenizer.count(` ${lower}`);
+          savings.set(lower, saving);
+        }
+        candidates.push({ sentence, piece: index, start: match.index, end: match.index + word.length, cost, saving });
+      }
+    });
+  }
+  return candidates;
+}
+
+/** Tokens pruning could save in one sentence if it removed every function word it may. */
+export function prunableShare(candidates: readonly Candidate[]): Map<Sentence, number> {
+  const share = new Map<Sentence, number>();
+  for (const c of candidates) if (c.cost < 0.5) share.set(c.sentence, (share.get(c.sentence) ?? 0) + c.saving);
+  return share;
+}
+
+function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
+  const byPiece = new Map<Sentence, Map<number, Candidate[]>>();
+  for (const c of chosen) {
+    const pieces = byPiece.get(c.sentence) ?? new Map<number, Candidate[]>();
+    const list = pieces.get(c.piece) ?? [];
+    list.push(c);
+    pieces.set(c.piece, list);
+    byPiece.set(c.sentence, pieces);
+  }
+  for (const [sentence, pieces] of byPiece) {
+    for (const [index, list] of pieces) {
+      const piece = sentence.pieces[index]!;
+      list.sort((a, b) => b.start - a.start);
+      let text = piece.text;
+      for (const c of list) {
+        const before = text.slice(0, c.start);
+        let after = text.slice(c.end);
+        // Remove the word with one adjoining space, keeping punctuation where it was.
+        if (/\s$/.test(before) && /^\s/.test(after)) after = after.replace(/^[ \t]+/, '');
+        else if (/\s$/.test(before) && /^\p{P}/u.test(after)) {
+          text = before.replace(/[ \t]+$/, '') + after;
+          continue;
+        } else after = after.replace(/^[ \t]+/, '');
+        text = before + after;
+      }
+      piece.text = text;
+    }
+    remeasure(sentence, tokenizer);
+  }
+}

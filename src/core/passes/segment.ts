@@ -1,0 +1,248 @@
+import type { Block, BlockKind, Doc, Piece, Sentence } from '../doc';
+import { isInstruction } from '../scoring/structure';
+import { findProtectedSpans } from '../text/inline';
+import { isEnglish } from '../text/language';
+import { sentenceEnds } from '../text/sentences';
+import type { Tokenizer } from '../tokenizer';
+
+/**
+ * Pass 1: parse the prompt into protected blocks (code, data, tables, <keep>, headings, markup) and
+ * prose blocks of sentences whose protected inline spans are locked pieces. Lossless: rendering the
+ * result gives back the input, except that <keep> markers are dropped.
+ */
+export function segment(text: string, task: string, tokenizer: Tokenizer): Doc {
+  const english = isEnglish(text);
+  const blocks: Block[] = [];
+  let previousEnd = 0;
+  for (const range of scanBlocks(text)) {
+    const sepBefore = text.slice(previousEnd, range.start);
+    previousEnd = range.end;
+    if (range.kind === 'prose') {
+      const content = text.slice(range.contentStart, range.end);
+      blocks.push({
+        kind: 'prose', sepBefore, prefix: text.slice(range.start, range.contentStart), body: '',
+        sentences: splitSentences(content, english, tokenizer), removed: false, tokens: 0,
+      });
+    } else {
+      const body = range.kind === 'keep' ? unwrapKeep(text.slice(range.start, range.end)) : text.slice(range.start, range.end);
+      blocks.push({ kind: range.kind, sepBefore, prefix: '', body, sentences: [], removed: false, tokens: tokenizer.count(body) });
+    }
+  }
+  // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
+  return { blocks, english, task, notes: { protectedDropped: false } };
+}
+
+interface Range {
+  kind: BlockKind;
+  start: number;
+  contentStart: number;
+  end: number;
+}
+
+interface Line {
+  start: number;
+  end: number;
+  text: string;
+}
+
+function toLines(text: string): Line[] {
+  const lines: Line[] = [];
+  const pattern = /\r\n|\n|\r/g;
+  let start = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    lines.push({ start, end: m.index, text: text.slice(start, m.index) });
+    start = m.index + m[0].length;
+  }
+  lines.push({ start, end: text.length, text: text.slice(start) });
+  return lines;
+}
+
+const BLANK = /^\s*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
+const TAG_LINE = /^\s*<\/?[A-Za-z][\w-]*(\s[^<>]*)?>\s*$/;
+const KEEP_OPEN = /^\s*<keep>/;
+const LIST_ITEM = /^(\s*)([-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s+(?=\S)/;
+const QUOTE = /^\s*>\s?/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)+\|?\s*$/;
+const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
+
+function isBlockStart(lines: Line[], i: number): boolean {
+  const t = lines[i]!.text;
+  return FENCE.test(t) || HEADING.test(t) || RULE.test(t) || TAG_LINE.test(t) || KEEP_OPEN.test(t) || LIST_ITEM.test(t) || QUOTE.test(t) || t.trimStart().startsWith('|');
+}
+
+function* scanBlocks(text: string): Generator<Range> {
+  const lines = toLines(text);
+  let previousKind: BlockKind | 'list' | null = null;
+  let afterBlank = true;
+  for (let i = 0; i < lines.length; ) {
+    const line = lines[i]!;
+    if (BLANK.test(line.text)) {
+      afterBlank = true;
+      i++;
+      continue;
+    }
+    const found = matchBlock(text, lines, i, afterBlank && previousKind !== 'list');
+    const last = lines[found.lastLine]!;
+    yield { kind: found.kind, start: line.start + found.startOffset, contentStart: line.start + found.contentOffset, end: found.end ?? last.end };
+    previousKind = found.list ? 'list' : found.kind;
+    afterBlank = false;
+    i = found.lastLine + 1;
+  }
+}
+
+interface Match {
+  kind: BlockKind;
+  lastLine: number;
+  startOffset: number;
+  contentOffset: number;
+  end?: number;
+  list?: boolean;
+}
+
+function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: boolean): Match {
+  const t = lines[i]!.text;
+  const whole = (kind: BlockKind, lastLine: number): Match => ({ kind, lastLine, startOffset: 0, contentOffset: 0 });
+  const fence = FENCE.exec(t);
+  if (fence) {
+    const marker = fence[1]!;
+    const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
+    for (let j = i + 1; j < lines.length; j++) if (close.test(lines[j]!.text)) return whole('code', j);
+    return whole('code', lines.length - 1); // unbalanced fence: protect to the end
+  }
+  if (KEEP_OPEN.test(t)) {
+    const close = text.indexOf('</keep>', lines[i]!.start);
+    if (close >= 0) {
+      for (let j = i; j < lines.length; j++) {
+        const l = lines[j]!;
+        if (close >= l.start && close <= l.end) {
+          if (BLANK.test(text.slice(close + 7, l.end))) return whole('keep', j);
+          break;
+        }
+      }
+    }
+  }
+  if (HEADING.test(t)) return whole('heading', i);
+  if (RULE.test(t) || TAG_LINE.test(t)) return whole('markup', i);
+  const table = matchTable(lines, i);
+  if (table >= 0) return whole('table', table);
+  const data = matchJson(lines, i) ?? matchYaml(lines, i);
+  if (data !== null) return whole('data', data);
+  if (mayBeIndentedCode && /^( {4}|\t)/.test(t)) {
+    let j = i;
+    while (j + 1 < lines.length && (/^( {4}|\t)/.test(lines[j + 1]!.text) || (BLANK.test(lines[j + 1]!.text) && j + 2 < lines.length && /^( {4}|\t)/.test(lines[j + 2]!.text)))) j++;
+    return whole('code', j);
+  }
+  const marker = LIST_ITEM.exec(t) ?? QUOTE.exec(t);
+  const prefixLength = marker ? marker[0].length : 0;
+  let j = i;
+  while (j + 1 < lines.length && !BLANK.test(lines[j + 1]!.text) && !isBlockStart(lines, j + 1)) j++;
+  return { kind: 'prose', lastLine: j, startOffset: 0, contentOffset: prefixLength, list: LIST_ITEM.test(t) };
+}
+
+function matchTable(lines: Line[], i: number): number {
+  const t = lines[i]!.text;
+  if (!t.includes('|')) return -1;
+  const next = lines[i + 1]?.text ?? '';
+  if (!(TABLE_SEPARATOR.test(next) || (t.trimStart().startsWith('|') && next.trimStart().startsWith('|')))) return -1;
+  let j = i + 1;
+  while (j + 1 < lines.length && lines[j + 1]!.text.includes('|') && !BLANK.test(lines[j + 1]!.text)) j++;
+  return j;
+}
+
+function matchJson(lines: Line[], i: number): number | null {
+  const first = lines[i]!.text.trim();
+  if (!/^[[{]/.test(first)) return null;
+  let depth = 0;
+  let inString = false;
+  let text = '';
+  for (let j = i; j < lines.length && j < i + 5000; j++) {
+    const line = lines[j]!.text;
+    text += (j > i ? '\n' : '') + line;
+    for (let k = 0; k < line.length; k++) {
+      const ch = line[k];
+      if (inString) {
+        if (ch === '\\') k++;
+        else if (ch === '"') inString = false;
+      } else if (ch === '"') inString = true;
+      else if (ch === '{' || ch === '[') depth++;
+      else if (ch === '}' || ch === ']') depth--;
+    }
+    if (depth <= 0) {
+      if (isJson(text) || (j > i && /^[[{]$/.test(first))) return j;
+      return null;
+    }
+  }
+  return null;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return /[:,]/.test(text) || text.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+function matchYaml(lines: Line[], i: number): number | null {
+  if (!YAML_LINE.test(lines[i]!.text)) return null;
+  let j = i;
+  let nested = false;
+  let shortValues = true;
+  for (; j < lines.length; j++) {
+    const t = lines[j]!.text;
+    if (BLANK.test(t)) break;
+    const m = YAML_LINE.exec(t);
+    if (m) {
+      if ((m[1] ?? '').length > 0 || !m[2]) nested = true;
+      if ((m[2] ?? '').length > 40) shortValues = false;
+    } else if (/^\s{2,}\S/.test(t)) nested = true;
+    else break;
+  }
+  const last = j - 1;
+  const count = last - i + 1;
+  return count >= 2 && (nested || (count >= 3 && shortValues)) ? last : null;
+}
+
+function unwrapKeep(raw: string): string {
+  return raw.replace(/^\s*<keep>(\r?\n)?/, '').replace(/(\r?\n)?<\/keep>\s*$/, '');
+}
+
+function splitSentences(content: string, english: boolean, tokenizer: Tokenizer): Sentence[] {
+  const spans = findProtectedSpans(content);
+  const sentences: Sentence[] = [];
+  let start = 0;
+  for (const end of sentenceEnds(content, spans)) {
+    const raw = content.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const from = start + lead;
+    const to = from + raw.trim().length;
+    if (to > from) {
+      const pieces = toPieces(content, from, to, spans);
+      const text = pieces.map((piece) => piece.text).join('');
+      if (sentences.length > 0) sentences[sentences.length - 1]!.sep += content.slice(start, from);
+      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text) });
+    } else if (sentences.length > 0) {
+      sentences[sentences.length - 1]!.sep += raw;
+    }
+    start = end;
+  }
+  return sentences;
+}
+
+function toPieces(content: string, from: number, to: number, spans: readonly { start: number; end: number }[]): Piece[] {
+  const pieces: Piece[] = [];
+  let cursor = from;
+  for (const span of spans) {
+    if (span.end <= from || span.start >= to) continue;
+    if (span.start > cursor) pieces.push({ text: content.slice(cursor, span.start), locked: false });
+    const raw = content.slice(Math.max(span.start, from), Math.min(span.end, to));
+    pieces.push({ text: raw.startsWith('<keep>') ? raw.slice(6, -7) : raw, locked: true });
+    cursor = Math.min(span.end, to);
+  }
+  if (cursor < to) pieces.push({ text: content.slice(cursor, to), locked: false });
+  return pieces;
+}

@@ -1,0 +1,73 @@
+import { sentenceText, type Doc, type Sentence } from '../doc';
+import { terms, words, STOPWORDS } from '../text/words';
+import { bm25 } from './bm25';
+import { wordInformation } from './information';
+
+/** A prose sentence with where it stands, for ranking. */
+export interface RankedSentence {
+  readonly sentence: Sentence;
+  /** First sentence of its block. */
+  readonly opensBlock: boolean;
+  /** Position in the document, 0 = first sentence. */
+  readonly order: number;
+  score: number;
+}
+
+const RELEVANCE_NEIGHBOUR = 0.35;
+
+/**
+ * Importance of every kept prose sentence in [0, ~1.5]: relevance to the task (BM25, spread a little
+ * to neighbours, whose pronouns often point at the answer), informativeness (self-information of
+ * content words, protected literals such as numbers and names) and structure (instructions, openings,
+ * questions, the last instruction).
+ */
+export function rankSentences(doc: Doc): RankedSentence[] {
+  const ranked: RankedSentence[] = [];
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose') continue;
+    block.sentences.forEach((sentence, i) => {
+      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, order: ranked.length, score: 0 });
+    });
+  }
+  if (ranked.length === 0) return ranked;
+  const texts = ranked.map((r) => sentenceText(r.sentence));
+  const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
+  const query = terms(doc.task, doc.english);
+  const relevance = query.length ? spread(normalize(bm25(texts.map((t) => terms(t, doc.english)), query))) : null;
+  let lastInstruction = -1;
+  ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
+  ranked.forEach((r, i) => {
+    const structure =
+      (r.sentence.instruction ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
+      (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
+    r.score = relevance
+      ? 0.75 * relevance[i]! + 0.15 * information[i]! + 0.1 * structure
+      : 0.55 * information[i]! + 0.45 * structure;
+  });
+  return ranked;
+}
+
+function informativeness(text: string, sentence: Sentence, english: boolean): number {
+  const all = words(text);
+  let info = 0;
+  let count = 0;
+  for (const w of all) {
+    if (english && STOPWORDS.has(w)) continue;
+    info += english ? wordInformation(w) : Math.min(1, w.length / 10);
+    count++;
+  }
+  const literals = sentence.pieces.filter((p) => p.locked).length;
+  const names = (text.match(/(?<=\S\s+)\p{Lu}\p{Ll}+/gu) ?? []).length;
+  const density = count ? info / count : 0;
+  return density + 0.08 * Math.min(literals + names, 6);
+}
+
+function normalize(values: number[]): number[] {
+  let max = 0;
+  for (const v of values) if (v > max) max = v;
+  return max > 0 ? values.map((v) => v / max) : values.map(() => 0);
+}
+
+function spread(values: number[]): number[] {
+  return values.map((v, i) => Math.max(v, RELEVANCE_NEIGHBOUR * Math.max(values[i - 1] ?? 0, values[i + 1] ?? 0)));
+}

@@ -1,0 +1,22 @@
+// Verbs that open an instruction to the model ("Write…", "Never…", "Act as…").
+const IMPERATIVE_OPENERS = new Set(
+  ('act add answer apply ask avoid be begin call change check choose classify compare consider convert correct create define ' +
+    'describe design do does don\'t draft edit ensure evaluate explain extract find fix focus follow format generate give help ' +
+    'identify ignore imagine implement improve include keep label let list make mention never always only note offer output ' +
+    'pretend provide put rank read refactor reply remember remove respond restate return review rewrite say score select ' +
+    'send show simplify sort speak start state stay stop suggest summarize summarise tell think translate treat try type use ' +
+    'verify wait write please assume limit prefer reply respond cite')
+    .split(' '),
+);
+const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b/i;
+const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
+// Negations and absolutes count when they open a clause, not inside narrative ("he never won").
+const CLAUSE_DIRECTIVE = /(?:^|[,;:(]\s*|\b(?:and|but|then|so)\s+)(do not|don't|never|always|avoid|no more than|at most|at least)\b/i;
+
+/** An instruction to the model rather than content about the world. */
+export function isInstruction(sentence: string): boolean {
+  const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
+  if (IMPERATIVE_OPENERS.has(first)) return true;
+  if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;
+  return MODAL.test(sentence) || DIRECTIVE.test(sentence) || CLAUSE_DIRECTIVE.test(sentence);
+}

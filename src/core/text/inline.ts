@@ -1,0 +1,75 @@
+/**
+ * Inline spans that must never be altered: they are kept byte-for-byte or dropped with their whole
+ * sentence. Each pattern is one kind of literal a prompt depends on; order does not matter because
+ * overlaps resolve to the earliest, then longest, match.
+ */
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const NUMBER = '\\d[\\d,]*(?:\\.\\d+)?';
+const UNIT =
+  '(?:ms|µs|ns|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|' +
+  '[kKMGT]i?B|[kKMGT]b|bytes?|bits?|px|em|rem|pt|dpi|fps|Hz|kHz|MHz|GHz|mm|cm|km|m|mi|miles?|ft|feet|inch(?:es)?|in|' +
+  'kg|g|mg|lbs?|oz|l|ml|L|mL|°[CF]?|[kKmMbB]|x|tokens?|words?|characters?|chars|lines?|sentences?|paragraphs?|items?|' +
+  'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts)';
+
+export const INLINE_PATTERNS: readonly RegExp[] = [
+  /`[^`\n]+`/g, // inline code
+  /<keep>[\s\S]*?<\/keep>/g, // user-marked span
+  /\b(?:https?|ftp|file):\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, // URL
+  /\bwww\.[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g,
+  /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, // e-mail
+  /\{\{[^{}\n]{1,100}\}\}/g, // {{placeholder}}
+  /\{[A-Za-z_][\w.-]{0,60}\}/g, // {placeholder}
+  /<[A-Za-z_][\w .:-]{0,60}>/g, // <placeholder>
+  /\$\{?[A-Z_][A-Z0-9_]*\}?/g, // $NAME, ${NAME}
+  /\[[A-Z][A-Z0-9 _-]{1,40}\]/g, // [PLACEHOLDER]
+  /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?/g, // /unix/path, ./rel/path
+  /\b[A-Za-z]:\\[^\s"'<>|]+/g, // C:\windows\path
+  /\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, // src/file.ts
+  /\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g,
+  /"[^"\n]{1,200}"/g, // quoted literals
+  /“[^”\n]{1,200}”/g,
+  /«[^»\n]{1,200}»/g,
+  /„[^“”\n]{1,200}[“”]/g,
+  /(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu,
+  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, // ISO date
+  /\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, // 05/01/2024
+  new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'), // February 7, 2016
+  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? ${MONTH}\\.?(?: \\d{4})?\\b`, 'g'), // 7 February 2016
+  /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?/g, // times
+  /\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, // 1.2.3 version
+  /\bv\d+(?:\.\d+)?\b/g, // v2, v2.1
+  /[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, // money
+  new RegExp(`(?<![\\w.])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), // percentages
+  new RegExp(`(?<![\\w.])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), // numbers with units
+];
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Protected spans of `text`, sorted and non-overlapping. */
+export function findProtectedSpans(text: string): Span[] {
+  const found: Span[] = [];
+  for (const pattern of INLINE_PATTERNS) {
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) {
+      if (match[0].length > 0) found.push({ start: match.index, end: match.index + match[0].length });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const spans: Span[] = [];
+  let reach = -1;
+  for (const span of found) {
+    if (span.start >= reach) {
+      spans.push(span);
+      reach = span.end;
+    } else if (span.end > reach) {
+      // Partial overlap: merge, so that no protected text is ever split.
+      const last = spans[spans.length - 1]!;
+      spans[spans.length - 1] = { start: last.start, end: span.end };
+      reach = span.end;
+    }
+  }
+  return spans;
+}

@@ -1,0 +1,74 @@
+import type { Span } from './inline';
+
+// Words that end with a period without ending the sentence.
+const ABBREVIATIONS = new Set(
+  ('mr mrs ms dr prof sr jr st mt ft vs etc e.g i.e eg ie cf al approx ca fig figs no nos vol vols ed eds inc ltd co corp ' +
+    'dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k u.n a.m p.m d.c ph.d b.a m.a est op pp z.b bzw usw ggf ca sr sra')
+    .split(' '),
+);
+
+const TERMINATOR = /[.!?…。！？]/;
+const CLOSERS = /["'”’»)\]]/;
+
+/**
+ * Sentence boundaries of `text` as end offsets (exclusive), never inside a protected span.
+ * A boundary is a terminator run (plus closing quotes) followed by whitespace and a sentence start,
+ * or a line break that does not continue a hard-wrapped sentence.
+ */
+export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
+  const ends: number[] = [];
+  let spanIndex = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    while (spanIndex < spans.length && spans[spanIndex]!.end <= i) spanIndex++;
+    const span = spans[spanIndex];
+    if (span && span.start <= i && i < span.end) {
+      i = span.end - 1;
+      continue;
+    }
+    const ch = text[i]!;
+    if (ch === '\n') {
+      if (isHardWrap(text, i)) continue;
+      ends.push(i);
+      continue;
+    }
+    if (!TERMINATOR.test(ch)) continue;
+    let end = i + 1;
+    while (end < n && (TERMINATOR.test(text[end]!) || CLOSERS.test(text[end]!))) end++;
+    if (/[。！？]/.test(ch)) {
+      ends.push(end);
+      i = end - 1;
+      continue;
+    }
+    if (end < n && !/\s/.test(text[end]!)) continue; // 3.5, e.g.x, file.ts
+    if (ch === '.' && isAbbreviation(text, i)) continue;
+    const next = nextNonSpace(text, end);
+    if (next === -1 || startsSentence(text[next]!)) {
+      ends.push(end);
+      i = end - 1;
+    }
+  }
+  if (ends[ends.length - 1] !== n) ends.push(n);
+  return ends;
+}
+
+function isHardWrap(text: string, newline: number): boolean {
+  const before = text.slice(Math.max(0, newline - 1), newline);
+  const after = /\S/.exec(text.slice(newline + 1, newline + 40));
+  return /[\p{Ll},;]/u.test(before) && after !== null && /\p{Ll}/u.test(after[0]) && !text.slice(newline + 1).startsWith('\n');
+}
+
+function isAbbreviation(text: string, period: number): boolean {
+  const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, period - 12), period))?.[1] ?? '';
+  if (word.length === 1 && /\p{Lu}/u.test(word)) return true; // initials: J. R. R. Tolkien
+  return ABBREVIATIONS.has(word.toLowerCase());
+}
+
+function nextNonSpace(text: string, from: number): number {
+  for (let j = from; j < text.length; j++) if (!/\s/.test(text[j]!)) return j;
+  return -1;
+}
+
+function startsSentence(ch: string): boolean {
+  return /[\p{Lu}\p{N}"'“‘«(\[¿¡*_`<{$#>-]/u.test(ch) || /[\p{L}]/u.test(ch) && !/[\p{Ll}]/u.test(ch);
+}

@@ -1,0 +1,40 @@
+import { stemmer } from 'stemmer';
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+
+/** Lower-cased words of `text`, for scoring only (never for output). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** English function words: what BM25 ignores and pruning removes first. */
+export const STOPWORDS = new Set(
+  ('a an the and or but if then else of at by for with about against between into through during before after above below ' +
+    'to from up down in out on off over under again further once here there when where why how all any both each few more ' +
+    'most other some such own same so than too very s t can will just should now i me my myself we our ours ourselves you ' +
+    'your yours yourself yourselves he him his himself she her hers herself it its itself they them their theirs themselves ' +
+    'what which who whom this that these those am is are was were be been being have has had having do does did doing would ' +
+    'could ought also as until while because been may might shall let us via per upon whether yet however therefore thus')
+    .split(' '),
+);
+
+/** Words whose removal would weaken a negation, restriction or requirement: never pruned or rewritten away. */
+export const GUARD_WORDS = new Set(
+  ("not no never none nor nothing nobody neither cannot can't don't doesn't didn't won't wouldn't shouldn't mustn't isn't aren't " +
+    "wasn't weren't haven't hasn't hadn't couldn't without except unless only must always exactly least most maximum minimum " +
+    'required require requires mandatory forbidden avoid stop limit under over before after within less fewer more than every all any ' +
+    'if first last')
+    .split(' '),
+);
+
+/** A language-neutral key for matching: stemmed in English, lower-cased elsewhere. */
+export function termKey(word: string, english: boolean): string {
+  return english ? stemmer(word.replace(/['’]s$/, '')) : word;
+}
+
+/** Content terms of a text: stopwords dropped (English), stemmed keys. */
+export function terms(text: string, english: boolean): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) if (!(english && STOPWORDS.has(w))) out.push(termKey(w, english));
+  return out;
+}
