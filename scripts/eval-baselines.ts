@@ -10,11 +10,11 @@ export function truncate(text: string, budget: number): string {
 /** BM25 sentence selection: split at ./!/? + whitespace, greedy by score, original order. */
 export function bm25Sentences(text: string, question: string, budget: number): string {
   const sentences = text.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
-  const tokenize = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const tokenize = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const docs = sentences.map(tokenize);
   const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length;
-  const query = [...new Set(tokenize(question))];
-  const df = new Map(query.map((t) => [t, docs.filter((d) => d.includes(t)).length]));
+  const query: string[] = [...new Set(tokenize(question))];
+  const df = new Map<string, number>(query.map((t) => [t, docs.filter((d) => d.includes(t)).length]));
   const scores = docs.map((d) =>
     query.reduce((sum, t) => {
       const f = d.filter((w) => w === t).length;
