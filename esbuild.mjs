@@ -8,5 +8,8 @@ await Promise.all([
   // Library entry `<package>/core`: ESM, dependencies bundled, runs anywhere.
   esbuild.build({ ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core/index.js', format: 'esm', platform: 'neutral', mainFields: ['module', 'main'] }),
   // Command-line tool, the package's `bin`.
-  esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', format: 'cjs', platform: 'node', target: 'node20', banner: { js: '#!/usr/bin/env node' } }),
+  // piscina stays external: it starts its own worker.js from its package folder (a dependency at run time).
+  esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', format: 'cjs', platform: 'node', target: 'node20', banner: { js: '#!/usr/bin/env node' }, external: ['piscina'] }),
+  // The HTTP service's worker thread (`serve` loads dist/server-worker.js next to dist/cli.js).
+  esbuild.build({ ...common, entryPoints: ['src/server/worker.ts'], outfile: 'dist/server-worker.js', format: 'cjs', platform: 'node', target: 'node20' }),
 ]);

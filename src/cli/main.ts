@@ -9,12 +9,16 @@ import { runCli } from './run';
 import { command as optimize } from './commands/optimize';
 import { command as count } from './commands/count';
 import { command as batch } from './commands/batch';
+import { command as serve } from './commands/serve';
+import { command as keys } from './commands/keys';
 
 /** Listed by `prompt-optimizer --help` in this order. One line per command. */
 const COMMANDS: readonly CliCommand[] = [
   optimize,
   count,
   batch,
+  serve,
+  keys,
 ];
 
 runCli(COMMANDS, process.argv.slice(2), processIo()).then(

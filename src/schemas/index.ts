@@ -54,6 +54,15 @@ export const VariantARequest = z
   .describe('Variant A request. In a form-encoded body, budget is a decimal string.');
 export type VariantARequest = z.infer<typeof VariantARequest>;
 
+/** Variant A as `application/x-www-form-urlencoded`: the same fields, budget as a decimal string. Empty fields count as absent. */
+export const VariantAFormRequest = z
+  .strictObject({
+    prompt: z.string().describe('The prompt to shorten.'),
+    budget: z.string().regex(/^\d+$/).optional().describe(`Target size in tokens, as a decimal string. Default ${DEFAULT_BUDGET}.`),
+    mode: Mode.optional(),
+  })
+  .describe('Variant A request, form-encoded.');
+
 export const VariantAResponse = z
   .strictObject({
     text: z.string().describe('The optimized prompt.'),

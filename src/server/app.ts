@@ -1,0 +1,361 @@
+/**
+ * The HTTP application: routes, auth, limits and the error mapping, built as a Fastify instance that
+ * is not listening yet (server.ts adds listen, signals and graceful close; tests start it on a free port).
+ */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { encodingForModel, isOptimizeError, validateBudget } from '../core/index';
+import { ErrorBody, HealthResponse, ROUTES, VariantARequest, VariantAResponse, VariantBRequest, VariantBResponse, type ErrorCode } from '../schemas/index';
+import openapiDocument from '../../openapi.json';
+import type { ServerConfig } from './config';
+import { ApiError, errorBody } from './errors';
+import type { Executor } from './executor';
+import { isWellFormedKey, keyId, type KeyStore } from './keys';
+import type { OptimizeTask, TaskResult } from './task';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** SHA-256 (hex) of the caller's key, set once authenticated. */
+    keyHash: string | null;
+    /** Token counts for the access log. */
+    tokenStats: { original: number; optimized: number; budget: number } | null;
+    errorCode: ErrorCode | null;
+  }
+}
+
+export interface AppOptions {
+  config: ServerConfig;
+  keys: KeyStore;
+  executor: Executor;
+  /** Where JSON log lines go (default stdout). Tests pass a collecting stream. */
+  logStream?: NodeJS.WritableStream;
+  /** Shared rate-limit counters: an ioredis client. Omitted: in-memory counters for this instance only. */
+  redis?: unknown;
+}
+
+const ALLOWED_METHODS: Record<string, string> = {
+  [ROUTES.variantA.path]: 'POST',
+  [ROUTES.variantB.path]: 'POST',
+  [ROUTES.health.path]: 'GET, HEAD',
+  [ROUTES.openapi.path]: 'GET, HEAD',
+};
+
+/** Error codes for a bad value of each request field (a missing field is `param_missing`). */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  prompt: 'text_invalid',
+  text: 'text_invalid',
+  budget: 'budget_invalid',
+  mode: 'mode_invalid',
+  model: 'model_unsupported',
+  task: 'task_invalid',
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const BEARER_REALM = 'Bearer realm="prompt-optimizer"';
+
+/** Form bodies of Variant A: budget arrives as a decimal string; empty fields count as absent. */
+export function parseFormBody(text: string): Record<string, unknown> {
+  const parsed: Record<string, unknown> = { ...parseQueryString(text) };
+  for (const field of ['budget', 'mode'] as const) if (parsed[field] === '') delete parsed[field];
+  const budget = parsed.budget;
+  if (typeof budget === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(budget)) parsed.budget = Number(budget);
+  return parsed;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, keys, executor } = options;
+  let closing = false;
+  let pending = 0;
+  const capacity = executor.threads + config.maxQueue;
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Belt and braces: nothing logs headers or bodies, but if something ever does, these are masked.
+      redact: ['req.headers.authorization', 'headers.authorization', 'body', 'req.body'],
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: config.connectionsCheckIntervalMs } as never,
+    return503OnClosing: false,
+    requestIdHeader: false,
+    genReqId: (raw) => {
+      const given = raw.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Socket-level failures (timeouts, unparsable HTTP) answered with the same error body.
+    clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const headerOverflow = error.code === 'HPE_HEADER_OVERFLOW';
+      const apiError = timeout
+        ? new ApiError(408, 'request_timeout', 'The request was not received in time.')
+        : new ApiError(headerOverflow ? 431 : 400, 'body_invalid', headerOverflow ? 'Request headers are too large.' : 'The request is not valid HTTP.');
+      this.log.info({ status: apiError.statusCode, code: error.code }, 'client error');
+      if (socket.writable) socket.write(rawErrorResponse(apiError));
+      socket.destroy();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('keyHash', null);
+  app.decorateRequest('tokenStats', null);
+  app.decorateRequest('errorCode', null);
+  keys.setLog(app.log);
+
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
+    }
+    // Unknown paths and methods are answered before any body is read.
+    if (request.is404) throw notFound(request);
+  });
+
+  // While closing, answers end their connection, so keep-alive clients cannot hold the close up.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        status: reply.statusCode,
+        latencyMs: round2(reply.elapsedTime),
+        key: request.keyHash ? keyId(request.keyHash) : null,
+        ...(request.errorCode ? { errorCode: request.errorCode } : {}),
+        ...(request.tokenStats ?? {}),
+      },
+      'request',
+    );
+  });
+
+  app.setNotFoundHandler(async (request) => {
+    throw notFound(request);
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const apiError = toApiError(error, request);
+    if (apiError.statusCode >= 500 && apiError.code === 'internal_error') {
+      const err = error as Error;
+      request.log.error({ err: { type: err?.name, message: err?.message, stack: err?.stack } }, 'request failed');
+    }
+    request.errorCode = apiError.code;
+    reply.code(apiError.statusCode).headers(apiError.headers);
+    return errorBody(apiError);
+  });
+
+  await app.register(formbody, { parser: parseFormBody, bodyLimit: config.bodyLimitBytes });
+  // Global: one counter per key shared by both variants; health and the document opt out.
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindowMs,
+    enableDraftSpec: true,
+    keyGenerator: (request) => request.keyHash ?? request.ip,
+    ...(options.redis ? { redis: options.redis as never, nameSpace: 'prompt-optimizer-rl-' } : {}),
+    skipOnError: false,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, 'rate_limited', `Rate limit of ${context.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)} s exceeded for this key; retry in ${context.after}.`),
+  });
+
+  const authenticate = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      throw new ApiError(401, 'key_missing', 'Send your API key as "Authorization: Bearer <key>".', null, { 'WWW-Authenticate': BEARER_REALM });
+    }
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    const key = match?.[1];
+    if (!key || !isWellFormedKey(key)) {
+      throw new ApiError(401, 'key_malformed', 'The Authorization header must be "Bearer tk_live_…" or "Bearer tk_test_…" with at least 32 URL-safe characters after the prefix.', null, {
+        'WWW-Authenticate': `${BEARER_REALM}, error="invalid_request"`,
+      });
+    }
+    const hash = keys.verify(key);
+    if (!hash) throw new ApiError(401, 'key_invalid', 'This API key is not valid or was revoked.', null, { 'WWW-Authenticate': `${BEARER_REALM}, error="invalid_token"` });
+    request.keyHash = hash;
+  };
+
+  const requireContentType = (allowed: readonly string[]) => async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!allowed.includes(type)) {
+      throw new ApiError(415, 'content_type_unsupported', `Content-Type must be ${allowed.join(' or ')}${type ? `; got ${JSON.stringify(type.slice(0, 100))}` : ''}.`, null, {
+        'Accept-Post': allowed.join(', '),
+      });
+    }
+    return payload;
+  };
+
+  const compress = async (request: FastifyRequest, reply: FastifyReply, task: Omit<OptimizeTask, 'maxInputTokens'>, textParam: string): Promise<TaskResult> => {
+    const param = (name: string) => (name === 'text' ? textParam : name);
+    // Cheap checks on the event loop, so a bad model or budget never waits for a worker.
+    try {
+      if (task.model !== undefined) encodingForModel(task.model);
+      if (task.budget !== undefined) validateBudget(task.budget);
+    } catch (error) {
+      if (isOptimizeError(error)) throw new ApiError(400, error.code, error.message, param(error.param));
+      throw error;
+    }
+    if (pending >= capacity) {
+      throw new ApiError(503, 'overloaded', 'The server is at capacity; retry shortly.', null, { 'Retry-After': '1' });
+    }
+    pending++;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, config.taskTimeoutMs);
+    const onClose = () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    };
+    reply.raw.once('close', onClose);
+    let outcome;
+    try {
+      outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, controller.signal);
+    } catch (error) {
+      if (timedOut) {
+        throw new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
+      }
+      throw error;
+    } finally {
+      pending--;
+      clearTimeout(timer);
+      reply.raw.off('close', onClose);
+    }
+    if (!outcome.ok) throw new ApiError(400, outcome.error.code, outcome.error.message, param(outcome.error.param));
+    const r = outcome.result;
+    request.tokenStats = { original: r.originalTokens, optimized: r.optimizedTokens, budget: r.budgetTokens };
+    reply.headers({ 'X-Budget-Tokens': String(r.budgetTokens), 'X-Tokenizer-Encoding': r.encoding, 'X-Compute-Ms': String(round2(r.latencyMs)) });
+    return r;
+  };
+
+  const errorResponses = { 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
+
+  app.route({
+    method: 'POST',
+    url: ROUTES.variantA.path,
+    schema: { body: VariantARequest, response: { 200: VariantAResponse, ...errorResponses } },
+    onRequest: [authenticate],
+    preParsing: [requireContentType(['application/json', 'application/x-www-form-urlencoded'])],
+    handler: async (request, reply) => {
+      const { prompt, budget, mode } = request.body;
+      const r = await compress(request, reply, { text: prompt, budget, mode, model: 'gpt-4o' }, 'prompt');
+      reply.header('X-Soft-Limit-Enforced', String(r.softLimitEnforced));
+      return {
+        text: r.text,
+        stats: { original_tokens: r.originalTokens, optimized_tokens: r.optimizedTokens, reduction: r.reductionPercent },
+        latency_ms: round2(reply.elapsedTime),
+      };
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: ROUTES.variantB.path,
+    schema: { body: VariantBRequest, response: { 200: VariantBResponse, ...errorResponses } },
+    onRequest: [authenticate],
+    preParsing: [requireContentType(['application/json'])],
+    handler: async (request, reply) => {
+      const { text, task, budget, model } = request.body;
+      const r = await compress(request, reply, { text, task, budget, model }, 'text');
+      return {
+        optimized_text: r.text,
+        original_tokens: r.originalTokens,
+        optimized_tokens: r.optimizedTokens,
+        reduction_percent: r.reductionPercent,
+        latency_ms: round2(reply.elapsedTime),
+        soft_limit_enforced: r.softLimitEnforced,
+      };
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: ROUTES.health.path,
+    config: { rateLimit: false },
+    schema: { response: { 200: HealthResponse } },
+    handler: async () => ({ status: 'ok' as const }),
+  });
+
+  const openapiText = JSON.stringify(openapiDocument);
+  app.route({
+    method: 'GET',
+    url: ROUTES.openapi.path,
+    config: { rateLimit: false },
+    handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapiText),
+  });
+
+  return app;
+}
+
+function notFound(request: FastifyRequest): ApiError {
+  const path = request.url.split('?')[0] ?? '';
+  const allow = ALLOWED_METHODS[path];
+  if (allow) return new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allow}.`, null, { Allow: allow });
+  return new ApiError(404, 'not_found', `No such endpoint. Endpoints: POST /v1/optimize, POST /optimize, GET /healthz, GET /openapi.json.`);
+}
+
+/** Maps anything thrown while handling a request to the answer the client gets. */
+export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0]!;
+    const field = issue.instancePath.split('/').filter(Boolean)[0];
+    if (field === undefined) {
+      if (issue.keyword === 'unrecognized_keys') {
+        const unknown = ((issue.params as { keys?: string[] }).keys ?? [])[0] ?? null;
+        return new ApiError(400, 'param_unknown', issue.message ?? 'Unknown field.', unknown);
+      }
+      return new ApiError(400, 'body_invalid', 'The request body must be a JSON object.', null);
+    }
+    const body = request.body as Record<string, unknown> | undefined;
+    if (body && typeof body === 'object' && body[field] === undefined) return new ApiError(400, 'param_missing', `${field} is required.`, field);
+    return new ApiError(400, FIELD_CODES[field] ?? 'body_invalid', issue.message ?? `${field} is invalid.`, field);
+  }
+  const err = error as { code?: string; statusCode?: number; name?: string } | null;
+  switch (err?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'body_too_large', `The body is larger than this server's limit of ${request.server.initialConfig.bodyLimit} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'content_type_unsupported', 'Unsupported Content-Type.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'json_invalid', 'The body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'json_invalid', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'body_invalid', 'Content-Length does not match the body.');
+  }
+  if (err?.name === 'SyntaxError') return new ApiError(400, 'json_invalid', 'The body is not valid JSON.');
+  const status = err?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    // Other client errors from the framework (e.g. a forbidden __proto__ key). The message is not echoed: it may quote the body.
+    return new ApiError(status === 408 || status === 413 || status === 415 ? status : 400, 'body_invalid', `The request could not be processed (${STATUS_CODES[status] ?? status}).`);
+  }
+  return new ApiError(500, 'internal_error', 'Internal server error. The request id is in the X-Request-Id header.');
+}
+
+function rawErrorResponse(error: ApiError): string {
+  const body = JSON.stringify(errorBody(error));
+  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}

@@ -1,0 +1,159 @@
+/**
+ * Limits and operation over real HTTP: per-key rate limit (429 + Retry-After + RateLimit-*), slow
+ * clients (header and request timeouts), the cap on queued work (fast 503), the per-request time limit
+ * in the worker pool, and graceful close with a request in flight.
+ */
+import { strict as assert } from 'node:assert';
+import { generateKey } from '../../src/server/keys';
+import { PoolExecutor } from '../../src/server/executor';
+import { assertError, call, parseRawResponse, rawExchange, sleep, SLOW_WORKER, startTestServer, type TestServer } from './helpers';
+
+describe('server: limits and operation', function () {
+  describe('rate limit per key', () => {
+    let server: TestServer;
+    const other = generateKey('live');
+    before(async () => {
+      server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: 60_000, extraKeys: [other] });
+    });
+    after(async () => {
+      await server.close();
+    });
+
+    it('counts down in RateLimit-* headers, then answers 429 with Retry-After; other keys are unaffected', async () => {
+      for (const remaining of [2, 1, 0]) {
+        const answer = await call(server, '/optimize', { body: { text: 'hello' } });
+        assert.equal(answer.status, 200);
+        assert.equal(answer.headers.get('ratelimit-limit'), '3');
+        assert.equal(answer.headers.get('ratelimit-remaining'), String(remaining));
+        assert.ok(Number(answer.headers.get('ratelimit-reset')) > 0);
+      }
+      const limited = await call(server, '/v1/optimize', { body: { prompt: 'hello' } });
+      assertError(limited, 429, 'rate_limited', null);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      assert.equal(limited.headers.get('ratelimit-limit'), '3');
+      assert.equal(limited.headers.get('ratelimit-remaining'), '0');
+      assert.ok(Number(limited.headers.get('ratelimit-reset')) > 0);
+
+      const fresh = await call(server, '/optimize', { body: { text: 'hello' }, key: other });
+      assert.equal(fresh.status, 200);
+      assert.equal(fresh.headers.get('ratelimit-remaining'), '2');
+      // Health checks are never limited.
+      assert.equal((await call(server, '/healthz')).status, 200);
+    });
+
+    it('resets after the window', async () => {
+      const quick = await startTestServer({ rateLimitMax: 1, rateLimitWindowMs: 300 });
+      try {
+        assert.equal((await call(quick, '/optimize', { body: { text: 'a' } })).status, 200);
+        assertError(await call(quick, '/optimize', { body: { text: 'a' } }), 429, 'rate_limited');
+        await sleep(400);
+        assert.equal((await call(quick, '/optimize', { body: { text: 'a' } })).status, 200);
+      } finally {
+        await quick.close();
+      }
+    });
+  });
+
+  describe('slow clients', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    });
+    after(async () => {
+      await server.close();
+    });
+
+    it('closes a client that never finishes its headers with 408 request_timeout', async () => {
+      const { text, closedAfterMs } = await rawExchange(server.url, ['POST /optimize HTTP/1.1\r\nHost: x\r\n', 2000]);
+      const parsed = parseRawResponse(text);
+      assert.equal(parsed.status, 408);
+      assert.equal(JSON.parse(parsed.body).error.code, 'request_timeout');
+      assert.ok(closedAfterMs < 1500, `closed after ${closedAfterMs} ms`);
+    });
+
+    it('closes a client that sends its body too slowly with 408 request_timeout', async () => {
+      const body = JSON.stringify({ text: 'hello world' });
+      const { text, closedAfterMs } = await rawExchange(server.url, [
+        `POST /optimize HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        body.slice(0, 5),
+        3000,
+        body.slice(5),
+      ]);
+      assert.ok(closedAfterMs < 2000, `closed after ${closedAfterMs} ms`);
+      const parsed = parseRawResponse(text);
+      assert.equal(parsed.status, 408);
+      assert.equal(JSON.parse(parsed.body).error.type, 'invalid_request_error');
+    });
+
+    it('keeps serving other clients meanwhile', async () => {
+      const slow = rawExchange(server.url, ['POST /optimize HTTP/1.1\r\nHost: x\r\n', 2000]);
+      const answer = await call(server, '/optimize', { body: { text: 'hello' } });
+      assert.equal(answer.status, 200);
+      await slow;
+    });
+  });
+
+  describe('worker pool: capacity and per-request time limit', () => {
+    it('answers 503 overloaded at once when workers and queue are full, and recovers', async () => {
+      const server = await startTestServer({ maxQueue: 1 }, { executor: new PoolExecutor({ workers: 1, maxQueue: 1, filename: SLOW_WORKER }) });
+      try {
+        const started = Date.now();
+        const slow = [call(server, '/optimize', { body: { text: 'sleep:600' } }), call(server, '/optimize', { body: { text: 'sleep:600' } })];
+        await sleep(100);
+        const refused = await call(server, '/optimize', { body: { text: 'sleep:600' } });
+        assertError(refused, 503, 'overloaded', null);
+        assert.equal(refused.headers.get('retry-after'), '1');
+        assert.ok(Date.now() - started < 500, 'the refusal is immediate');
+        for (const answer of await Promise.all(slow)) assert.equal(answer.status, 200);
+        assert.equal((await call(server, '/optimize', { body: { text: 'quick' } })).status, 200);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('stops a compression over the time limit (503 processing_timeout) and replaces the worker', async () => {
+      const server = await startTestServer({ taskTimeoutMs: 1000 }, { executor: new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_WORKER }) });
+      try {
+        const started = Date.now();
+        const answer = await call(server, '/optimize', { body: { text: 'sleep:8000' } });
+        assertError(answer, 503, 'processing_timeout', null);
+        assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
+        // The stopped thread is replaced (its start-up counts against the next request's limit).
+        const next = await call(server, '/optimize', { body: { text: 'sleep:10' } });
+        assert.equal(next.status, 200);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('a large prompt in one worker does not stall requests served by another', async () => {
+      const server = await startTestServer({}, { executor: new PoolExecutor({ workers: 2, maxQueue: 4, filename: SLOW_WORKER }) });
+      try {
+        const big = call(server, '/optimize', { body: { text: 'sleep:1500' } });
+        await sleep(50);
+        const started = Date.now();
+        assert.equal((await call(server, '/optimize', { body: { text: 'sleep:1' } })).status, 200);
+        assert.equal((await call(server, '/healthz')).status, 200);
+        assert.ok(Date.now() - started < 700, `small request waited ${Date.now() - started} ms`);
+        assert.equal((await big).status, 200);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  describe('graceful close', () => {
+    it('finishes a request in flight, then stops accepting connections', async () => {
+      const server = await startTestServer({}, { executor: new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_WORKER }) });
+      const inFlight = call(server, '/optimize', { body: { text: 'sleep:500' } });
+      await sleep(100);
+      const closing = server.close();
+      const answer = await inFlight;
+      assert.equal(answer.status, 200);
+      assert.equal(answer.json.optimized_text, 'sleep:500');
+      await closing;
+      await assert.rejects(fetch(`${server.url}/healthz`));
+    });
+  });
+});
