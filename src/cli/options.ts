@@ -1,5 +1,6 @@
-import { DEFAULT_BUDGET, DEFAULT_MODE, DEFAULT_MODEL, MODES, encodingForModel, validateBudget, type Mode } from '../core/index';
+import type { Mode } from '../core/index';
 import { CliUsageError } from './command';
+import type { Core } from './core';
 
 /** At most one positional FILE (or `-`). */
 export function singleFile(positionals: readonly string[]): string | undefined {
@@ -8,22 +9,22 @@ export function singleFile(positionals: readonly string[]): string | undefined {
 }
 
 /** Checks `--mode` before any input is read. */
-export function checkMode(mode: string | undefined): Mode {
-  if (mode === undefined) return DEFAULT_MODE;
-  if ((MODES as readonly string[]).includes(mode)) return mode as Mode;
-  throw new CliUsageError(`invalid --mode '${mode}': expected one of ${MODES.join(', ')}`);
+export function checkMode(core: Core, mode: string | undefined): Mode {
+  if (mode === undefined) return core.DEFAULT_MODE;
+  if ((core.MODES as readonly string[]).includes(mode)) return mode as Mode;
+  throw new CliUsageError(`invalid --mode '${mode}': expected one of ${core.MODES.join(', ')}`);
 }
 
 /** Checks `--model` before any input is read (throws the core's `model_unsupported`). */
-export function checkModel(model: string | undefined): string {
-  const name = model ?? DEFAULT_MODEL;
-  encodingForModel(name);
+export function checkModel(core: Core, model: string | undefined): string {
+  const name = model ?? core.DEFAULT_MODEL;
+  core.encodingForModel(name);
   return name;
 }
 
 /** Checks `--budget` before any input is read (throws the core's `budget_invalid`). Kept as a string: `500` or `40%`. */
-export function checkBudget(budget: string | undefined): string | number {
-  if (budget === undefined) return DEFAULT_BUDGET;
-  validateBudget(budget);
+export function checkBudget(core: Core, budget: string | undefined): string | number {
+  if (budget === undefined) return core.DEFAULT_BUDGET;
+  core.validateBudget(budget);
   return budget;
 }

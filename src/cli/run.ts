@@ -1,6 +1,5 @@
-import { isOptimizeError } from '../core/index';
 import { CliFailure, CliUsageError, EXIT, type CliCommand, type CliIo } from './command';
-import { describeOptimizeError } from './errors';
+import { describeOptimizeError, isOptimizeErrorLike } from './errors';
 import { VERSION } from './version';
 
 export const PROGRAM = 'prompt-optimizer';
@@ -93,7 +92,7 @@ function reportError(command: CliCommand, error: unknown, io: CliIo): number {
     io.stderr.write(`${prefix}: ${error.message}\n`);
     return error.exitCode;
   }
-  if (isOptimizeError(error)) {
+  if (isOptimizeErrorLike(error)) {
     io.stderr.write(`${prefix}: ${describeOptimizeError(error)}\n`);
     return EXIT.USAGE;
   }

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import * as core from '../../src/core/index';
 import { OptimizeError, type OptimizeResult } from '../../src/core/index';
 import { CliFailure, CliUsageError, EXIT, type CliCommand } from '../../src/cli/command';
 import { processLine } from '../../src/cli/commands/batch';
-import { describeOptimizeError, flagForParam } from '../../src/cli/errors';
+import { describeOptimizeError, flagForParam, isOptimizeErrorLike } from '../../src/cli/errors';
 import { formatChange, formatCount, formatMs, summaryLine } from '../../src/cli/format';
 import { stripBom } from '../../src/cli/io';
 import { checkBudget, checkMode, checkModel, singleFile } from '../../src/cli/options';
@@ -73,21 +74,21 @@ describe('cli: formatting', () => {
 
 describe('cli: option checks', () => {
   it('accepts the budget forms of the core and refuses the rest naming budget', () => {
-    assert.equal(checkBudget(undefined), 1000);
-    assert.equal(checkBudget('500'), '500');
-    assert.equal(checkBudget('12.5%'), '12.5%');
+    assert.equal(checkBudget(core, undefined), 1000);
+    assert.equal(checkBudget(core, '500'), '500');
+    assert.equal(checkBudget(core, '12.5%'), '12.5%');
     for (const bad of ['0', '-5', '1.5', 'abc', '150%', '%', '1e308', 'NaN', '']) {
-      assert.throws(() => checkBudget(bad), (e: unknown) => e instanceof OptimizeError && e.code === 'budget_invalid' && e.param === 'budget', bad);
+      assert.throws(() => checkBudget(core, bad), (e: unknown) => e instanceof OptimizeError && e.code === 'budget_invalid' && e.param === 'budget', bad);
     }
   });
 
   it('checks mode and model', () => {
-    assert.equal(checkMode(undefined), 'relaxed');
-    assert.equal(checkMode('strict'), 'strict');
-    assert.throws(() => checkMode('loose'), CliUsageError);
-    assert.equal(checkModel(undefined), 'gpt-4o');
-    assert.equal(checkModel('gpt-4'), 'gpt-4');
-    assert.throws(() => checkModel('llama-3'), (e: unknown) => e instanceof OptimizeError && e.code === 'model_unsupported');
+    assert.equal(checkMode(core, undefined), 'relaxed');
+    assert.equal(checkMode(core, 'strict'), 'strict');
+    assert.throws(() => checkMode(core, 'loose'), CliUsageError);
+    assert.equal(checkModel(core, undefined), 'gpt-4o');
+    assert.equal(checkModel(core, 'gpt-4'), 'gpt-4');
+    assert.throws(() => checkModel(core, 'llama-3'), (e: unknown) => e instanceof OptimizeError && e.code === 'model_unsupported');
   });
 
   it('takes at most one FILE', () => {
@@ -102,6 +103,22 @@ describe('cli: option checks', () => {
     assert.match(describeOptimizeError(new OptimizeError('mode_invalid', 'mode', 'nope')), /^invalid --mode \(mode_invalid\): nope$/);
   });
 
+  it('recognizes a core error by shape without loading the core', () => {
+    assert.equal(isOptimizeErrorLike(new OptimizeError('budget_invalid', 'budget', 'x')), true);
+    assert.equal(isOptimizeErrorLike(new Error('x')), false);
+    assert.equal(isOptimizeErrorLike({ name: 'OptimizeError', code: 'a', param: 'b' }), false);
+  });
+
+  it('help texts state the core defaults', async () => {
+    const { command: optimize } = await import('../../src/cli/commands/optimize');
+    const { command: count } = await import('../../src/cli/commands/count');
+    assert.match(optimize.usage, new RegExp(`Default ${core.DEFAULT_BUDGET}\\.`));
+    assert.match(optimize.usage, new RegExp(`Default ${core.DEFAULT_MODEL}\\.`));
+    assert.match(optimize.usage, new RegExp(core.MODES.join(' or ')));
+    assert.match(optimize.usage, new RegExp(`${core.DEFAULT_MODE} \\(default\\)`));
+    assert.match(count.usage, new RegExp(`Default ${core.DEFAULT_MODEL}\\.`));
+  });
+
   it('strips one leading byte-order mark', () => {
     assert.equal(stripBom('\uFEFFhi'), 'hi');
     assert.equal(stripBom('hi\uFEFF'), 'hi\uFEFF');
@@ -110,7 +127,7 @@ describe('cli: option checks', () => {
 
 describe('cli: batch line processing', () => {
   it('returns a snake_case result for a good request, echoing id', () => {
-    const out = processLine('{"text":"Hello there, world.","budget":"50%","mode":"strict","model":"gpt-4","task":"greeting","id":"a1"}', 1);
+    const out = processLine(core, '{"text":"Hello there, world.","budget":"50%","mode":"strict","model":"gpt-4","task":"greeting","id":"a1"}', 1);
     assert.ok(!('error' in out), JSON.stringify(out));
     if ('error' in out) return;
     assert.equal(out.mode, 'strict');
@@ -122,12 +139,12 @@ describe('cli: batch line processing', () => {
   });
 
   it('treats null optional fields as absent and applies defaults', () => {
-    const out = processLine('{"text":"Hello there.","budget":null,"mode":null}', 1, { budget: '100%', mode: 'strict' });
+    const out = processLine(core, '{"text":"Hello there.","budget":null,"mode":null}', 1, { budget: '100%', mode: 'strict' });
     assert.ok(!('error' in out));
     if ('error' in out) return;
     assert.equal(out.mode, 'strict');
     assert.equal(out.budget_tokens, out.original_tokens);
-    const own = processLine('{"text":"Hello there.","budget":7}', 1, { budget: '100%' });
+    const own = processLine(core, '{"text":"Hello there.","budget":7}', 1, { budget: '100%' });
     assert.ok(!('error' in own) && own.budget_tokens === 7);
   });
 
@@ -148,7 +165,7 @@ describe('cli: batch line processing', () => {
   ];
   for (const [line, code, param] of cases) {
     it(`gives ${code} for ${line}`, () => {
-      const out = processLine(line, 9);
+      const out = processLine(core, line, 9);
       assert.ok('error' in out, JSON.stringify(out));
       if (!('error' in out)) return;
       assert.equal(out.error.code, code);
@@ -162,7 +179,7 @@ describe('cli: batch line processing', () => {
   it('never throws and always gives a result or an error object, for any line', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ text: fc.string(), budget: fc.oneof(fc.integer(), fc.string()) }).map((r) => JSON.stringify(r))), (line) => {
-        const out = processLine(line, 1);
+        const out = processLine(core, line, 1);
         if ('error' in out) assert.equal(typeof out.error.code, 'string');
         else assert.equal(typeof out.text, 'string');
       }),

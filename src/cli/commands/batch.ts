@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { isOptimizeError, optimize, type BudgetInput, type OptimizeOptions } from '../../core/index';
+import type { BudgetInput, OptimizeOptions } from '../../core/index';
 import { EXIT, type CliCommand } from '../command';
+import { loadCore, type Core } from '../core';
+import { isOptimizeErrorLike } from '../errors';
 import { formatCount, formatMs } from '../format';
 import { openInput, stripBom, writeAll } from '../io';
 import { checkBudget, checkMode, checkModel, singleFile } from '../options';
@@ -52,7 +54,7 @@ type BatchOutput = (WireResult | WireError) & { id?: unknown };
  * One JSON Lines request → one output object. Pure apart from the clock; never throws for any line.
  * `line` is the 1-based line number, reported in error objects.
  */
-export function processLine(raw: string, line: number, defaults: BatchDefaults = {}): BatchOutput {
+export function processLine(core: Core, raw: string, line: number, defaults: BatchDefaults = {}): BatchOutput {
   let request: unknown;
   try {
     request = JSON.parse(raw);
@@ -73,9 +75,9 @@ export function processLine(raw: string, line: number, defaults: BatchDefaults =
   const options = { text: fields.text, budget: pick('budget'), mode: pick('mode'), task: pick('task'), model: pick('model') };
   for (const key of Object.keys(options) as (keyof typeof options)[]) if (options[key] === undefined) delete options[key];
   try {
-    return { ...toWireResult(optimize(options as OptimizeOptions)), ...id };
+    return { ...toWireResult(core.optimize(options as OptimizeOptions)), ...id };
   } catch (error) {
-    if (isOptimizeError(error)) return { ...toWireError(error.code, error.message, error.param, line), ...id };
+    if (isOptimizeErrorLike(error)) return { ...toWireError(error.code, error.message, error.param, line), ...id };
     const reason = error instanceof Error ? error.message : String(error);
     return { ...toWireError('internal_error', `Internal error on line ${line}: ${reason}`, null, line), ...id };
   }
@@ -99,10 +101,11 @@ export const command: CliCommand = {
       },
     });
     const file = singleFile(positionals);
+    const core = await loadCore();
     const defaults: BatchDefaults = {};
-    if (values.budget !== undefined) defaults.budget = checkBudget(values.budget);
-    if (values.mode !== undefined) defaults.mode = checkMode(values.mode);
-    if (values.model !== undefined) defaults.model = checkModel(values.model);
+    if (values.budget !== undefined) defaults.budget = checkBudget(core, values.budget);
+    if (values.mode !== undefined) defaults.mode = checkMode(core, values.mode);
+    if (values.model !== undefined) defaults.model = checkModel(core, values.model);
     if (values.task !== undefined) defaults.task = values.task;
 
     const input = await openInput(file, io);
@@ -115,7 +118,7 @@ export const command: CliCommand = {
       lineNumber++;
       const raw = lineNumber === 1 ? stripBom(rawLine) : rawLine;
       if (raw.trim() === '') continue;
-      const output = processLine(raw, lineNumber, defaults);
+      const output = processLine(core, raw, lineNumber, defaults);
       if ('error' in output) failed++;
       else ok++;
       await writeAll(io.stdout, `${JSON.stringify(output)}\n`);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_MODEL, countTokens, encodingForModel } from '../../core/index';
 import { EXIT, type CliCommand } from '../command';
+import { loadCore } from '../core';
 import { readInput, writeAll } from '../io';
 import { checkModel, singleFile } from '../options';
 
@@ -10,7 +10,7 @@ Prints the number of tokens in FILE (or stdin when FILE is '-' or omitted and st
 terminal), counted with the target model's real encoding.
 
 Options:
-      --model NAME  Target model, decides the encoding. Default ${DEFAULT_MODEL}.
+      --model NAME  Target model, decides the encoding. Default gpt-4o.
   -j, --json        Print {"tokens", "characters", "model", "encoding"} as JSON.
   -h, --help        Show this help.
 
@@ -34,11 +34,12 @@ export const command: CliCommand = {
       },
     });
     const file = singleFile(positionals);
-    const model = checkModel(values.model);
+    const core = await loadCore();
+    const model = checkModel(core, values.model);
     const text = await readInput(file, io);
-    const tokens = countTokens(text, model);
+    const tokens = core.countTokens(text, model);
     if (values.json) {
-      const out = { tokens, characters: text.length, model, encoding: encodingForModel(model) };
+      const out = { tokens, characters: text.length, model, encoding: core.encodingForModel(model) };
       await writeAll(io.stdout, `${JSON.stringify(out)}\n`);
     } else {
       await writeAll(io.stdout, `${tokens}\n`);

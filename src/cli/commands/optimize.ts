@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_BUDGET, DEFAULT_MODEL, MODES, isOptimizeError, optimize } from '../../core/index';
 import { EXIT, type CliCommand } from '../command';
+import { loadCore } from '../core';
+import { isOptimizeErrorLike } from '../errors';
 import { summaryLine } from '../format';
 import { readInput, writeAll } from '../io';
 import { checkBudget, checkMode, checkModel, singleFile } from '../options';
@@ -13,13 +14,13 @@ is not a terminal). Prints the optimized text on stdout and a one-line summary o
 
 Options:
   -b, --budget N|N%     Token budget: whole tokens (e.g. 500) or a share of the original (e.g. 50%,
-                        12.5%). Default ${DEFAULT_BUDGET}.
-  -m, --mode MODE       ${MODES.join(' or ')}. relaxed (default): the budget is a target; protected
+                        12.5%). Default 1000.
+  -m, --mode MODE       relaxed or strict. relaxed (default): the budget is a target; protected
                         content and instructions are kept even if that leaves the text over budget.
                         strict: the budget is a ceiling.
   -t, --task TEXT       What the prompt is for or the question that will be asked; ranking prefers
                         content relevant to it.
-      --model NAME      Target model, decides the tokenizer. Default ${DEFAULT_MODEL}.
+      --model NAME      Target model, decides the tokenizer. Default gpt-4o.
   -j, --json            Print the full result as JSON (snake_case fields) instead of the text.
   -q, --quiet           No summary line on stderr.
   -h, --help            Show this help.
@@ -49,20 +50,21 @@ export const command: CliCommand = {
       },
     });
     const file = singleFile(positionals);
+    const core = await loadCore();
     try {
       // Validate every flag before waiting on input, so a typo fails at once.
-      const mode = checkMode(values.mode);
-      const model = checkModel(values.model);
-      const budget = checkBudget(values.budget);
+      const mode = checkMode(core, values.mode);
+      const model = checkModel(core, values.model);
+      const budget = checkBudget(core, values.budget);
       const text = await readInput(file, io);
-      const result = optimize({ text, budget, mode, model, task: values.task ?? '' });
+      const result = core.optimize({ text, budget, mode, model, task: values.task ?? '' });
       if (values.json) await writeAll(io.stdout, `${JSON.stringify(toWireResult(result))}\n`);
       else await writeAll(io.stdout, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
       if (!values.quiet) io.stderr.write(`${summaryLine(result)}\n`);
       return EXIT.OK;
     } catch (error) {
       // With --json, a refused request is also reported as a JSON error object on stdout.
-      if (values.json && isOptimizeError(error)) await writeAll(io.stdout, `${JSON.stringify(toWireError(error.code, error.message, error.param))}\n`);
+      if (values.json && isOptimizeErrorLike(error)) await writeAll(io.stdout, `${JSON.stringify(toWireError(error.code, error.message, error.param))}\n`);
       throw error;
     }
   },
