@@ -1,0 +1,153 @@
+// UI-level test in the real VS Code workbench (code-server + Chromium), driven by scripts/test-vscode.mjs:
+// Explorer → prompt.md → select all → F1 "Prompt Optimizer: Optimize Prompt" → the diff editor opens →
+// screenshot → click Accept in the editor title → the text is shorter → screenshot of the status-bar
+// token counter with its tooltip. Screenshots: screenshot-diff.png, screenshot-statusbar.png.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const title = 'UI click-through: palette → Optimize Prompt → diff → Accept, status bar';
+
+const CATEGORY = 'Prompt Optimizer';
+const OPTIMIZE = 'Optimize Prompt';
+const ACCEPT = 'Accept Optimized Prompt';
+const FILE = 'prompt.md';
+
+/** Why the test cannot run yet (the extension does not contribute the commands), or null. */
+export function skipReason({ extensionPath }) {
+  const manifest = JSON.parse(readFileSync(join(extensionPath, 'package.json'), 'utf8'));
+  const commands = manifest.contributes?.commands ?? [];
+  const has = (name) => commands.some((c) => c.title === name && (c.category ?? '') === CATEGORY);
+  const missing = [OPTIMIZE, ACCEPT].filter((name) => !has(name));
+  return missing.length ? `the extension does not contribute ${missing.map((m) => `"${CATEGORY}: ${m}"`).join(', ')} yet` : null;
+}
+
+const squash = (text) => text.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Text of the active editor as rendered (visible lines), U+00A0 turned into spaces. */
+async function editorText(page) {
+  const lines = page.locator('.editor-group-container.active .editor-instance .view-lines').first();
+  return squash((await lines.innerText({ timeout: 5000 })) ?? '');
+}
+
+async function tokenItem(page) {
+  const item = page.locator('.statusbar-item', { hasText: /tokens/ }).last();
+  await item.waitFor({ state: 'visible', timeout: 20000 });
+  return item;
+}
+
+export async function run({ page, workspace, screenshotsDir, log }) {
+  const original = squash(readFileSync(join(workspace, FILE), 'utf8'));
+
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+  log('workbench loaded');
+
+  // Open the fixture from the Explorer.
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: FILE }).first();
+  if (!(await row.isVisible().catch(() => false))) await page.keyboard.press('Control+Shift+E');
+  await row.waitFor({ state: 'visible', timeout: 30000 });
+  await row.click();
+  await page.locator('.tab.active', { hasText: FILE }).waitFor({ state: 'visible', timeout: 20000 });
+  const editor = page.locator('.editor-group-container.active .editor-instance .view-lines').first();
+  await editor.waitFor({ state: 'visible', timeout: 20000 });
+  await page.waitForFunction(
+    () => /Summarize\sthe\sarticle/.test(document.querySelector('.editor-group-container.active .editor-instance .view-lines')?.textContent ?? ''),
+    null,
+    { timeout: 20000 },
+  );
+  const before = await editorText(page);
+  log(`opened ${FILE} from the Explorer`);
+
+  // Select everything in the editor.
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  const counter = await tokenItem(page);
+  log(`status bar with the selection: "${squash(await counter.innerText())}"`);
+
+  // F1 → the command → Enter.
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  const wanted = `${CATEGORY}: ${OPTIMIZE}`;
+  await input.fill(`>${wanted}`);
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 10000 });
+  const exact = rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${wanted}$`) }) }).first();
+  await exact.waitFor({ state: 'visible', timeout: 10000 });
+  const focused = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused').first();
+  if (squash((await focused.locator('.label-name').innerText().catch(() => '')) ?? '') === wanted) await page.keyboard.press('Enter');
+  else await exact.click();
+  log(`ran "${wanted}" from the command palette`);
+
+  // The diff editor with our title.
+  const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+  await diff.waitFor({ state: 'visible', timeout: 30000 });
+  const tab = page.locator('.tab.active').first();
+  await page.waitForFunction(() => /tokens/.test(document.querySelector('.tab.active')?.textContent ?? ''), null, { timeout: 15000 });
+  const tabTitle = squash(await tab.innerText());
+  log(`diff editor open: "${tabTitle}"`);
+  check(/→/.test(tabTitle), `diff tab title "${tabTitle}" does not show "before → after tokens"`);
+  await page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified .view-lines').first().waitFor({ state: 'visible' });
+  await page.mouse.move(5, 5); // no hover tooltips in the picture
+  await page.waitForTimeout(800); // let the diff decorations settle
+  await page.screenshot({ path: join(screenshotsDir, 'screenshot-diff.png') });
+  log('saved screenshot-diff.png');
+
+  // Accept from the editor title.
+  const titleActions = page.locator('.editor-group-container.active .editor-actions .action-label');
+  const acceptButton = page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${ACCEPT}"]`).first();
+  await acceptButton.waitFor({ state: 'visible', timeout: 10000 }).catch(async (error) => {
+    const labels = await titleActions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    throw new Error(`no "${ACCEPT}" button in the editor title (buttons: ${JSON.stringify(labels)}): ${error.message}`);
+  });
+  await acceptButton.click();
+  log(`clicked "${ACCEPT}" in the editor title`);
+
+  // Back in prompt.md, with the optimized (shorter) text.
+  await diff.waitFor({ state: 'hidden', timeout: 15000 });
+  await page.locator('.tab.active', { hasText: FILE }).waitFor({ state: 'visible', timeout: 15000 });
+  await page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+Home'); // collapse the selection and scroll to the top
+  let after = '';
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    after = await editorText(page).catch(() => '');
+    if (after && after !== before && /Summarize/.test(after)) break;
+    await page.waitForTimeout(200);
+  }
+  log(`visible text after accept: ${before.length} → ${after.length} characters`);
+  check(after !== before, 'the editor text did not change after Accept');
+  check(after.length < before.length, `the editor text is not shorter after Accept (${before.length} → ${after.length} characters)`);
+  // Save and compare the whole file: shorter, and the numbers survived.
+  await page.keyboard.press('Control+S');
+  let saved = '';
+  while (Date.now() < deadline + 10000) {
+    saved = squash(readFileSync(join(workspace, FILE), 'utf8'));
+    if (saved !== original) break;
+    await page.waitForTimeout(200);
+  }
+  log(`${FILE} on disk after accept + save: ${original.length} → ${saved.length} characters`);
+  check(saved.length < original.length, `the saved text is not shorter (${original.length} → ${saved.length} characters)`);
+  check(saved.includes('42%') && saved.includes('$1.7 trillion'), 'the accepted text lost the numbers 42% / $1.7 trillion');
+
+  // Status bar token counter (document count: no selection now) with its tooltip.
+  const item = await tokenItem(page);
+  const itemText = squash(await item.innerText());
+  check(/\d[\d,]* tokens/.test(itemText), `status bar item "${itemText}" shows no token count`);
+  log(`status bar after accept: "${itemText}"`);
+  await item.hover();
+  await page.locator('.workbench-hover:visible').first().waitFor({ timeout: 5000 }).catch(() => log('no tooltip appeared on hover'));
+  await page.waitForTimeout(500);
+  const box = await item.boundingBox();
+  const viewport = page.viewportSize();
+  check(box && viewport, 'status bar item has no position');
+  const width = Math.min(560, viewport.width);
+  const height = Math.min(260, viewport.height);
+  const x = Math.max(0, Math.min(viewport.width - width, box.x + box.width / 2 - width / 2));
+  await page.screenshot({ path: join(screenshotsDir, 'screenshot-statusbar.png'), clip: { x, y: viewport.height - height, width, height } });
+  log('saved screenshot-statusbar.png');
+  return { status: 'passed' };
+}
