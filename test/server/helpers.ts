@@ -8,10 +8,16 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ErrorBody } from '../../src/schemas/index';
 import { DEFAULT_CONFIG, type ServerConfig } from '../../src/server/config';
+import { PoolExecutor } from '../../src/server/executor';
 import { generateKey } from '../../src/server/keys';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/server';
 
 export const SLOW_WORKER = join(__dirname, 'fixtures', 'slow-worker.ts');
+
+/** A real worker pool running the stand-in worker: starts fast, for tests about HTTP behaviour rather than compression. */
+export function stubPool(workers = 1, maxQueue = 16): PoolExecutor {
+  return new PoolExecutor({ workers, maxQueue, filename: SLOW_WORKER });
+}
 
 export interface TestServer {
   url: string;

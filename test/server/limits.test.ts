@@ -6,14 +6,14 @@
 import { strict as assert } from 'node:assert';
 import { generateKey } from '../../src/server/keys';
 import { PoolExecutor } from '../../src/server/executor';
-import { assertError, call, parseRawResponse, rawExchange, sleep, SLOW_WORKER, startTestServer, type TestServer } from './helpers';
+import { assertError, call, parseRawResponse, rawExchange, sleep, SLOW_WORKER, startTestServer, stubPool, type TestServer } from './helpers';
 
 describe('server: limits and operation', function () {
   describe('rate limit per key', () => {
     let server: TestServer;
     const other = generateKey('live');
     before(async () => {
-      server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: 60_000, extraKeys: [other] });
+      server = await startTestServer({ rateLimitMax: 3, rateLimitWindowMs: 60_000, extraKeys: [other] }, { executor: stubPool() });
     });
     after(async () => {
       await server.close();
@@ -43,7 +43,7 @@ describe('server: limits and operation', function () {
     });
 
     it('resets after the window', async () => {
-      const quick = await startTestServer({ rateLimitMax: 1, rateLimitWindowMs: 300 });
+      const quick = await startTestServer({ rateLimitMax: 1, rateLimitWindowMs: 300 }, { executor: stubPool() });
       try {
         assert.equal((await call(quick, '/optimize', { body: { text: 'a' } })).status, 200);
         assertError(await call(quick, '/optimize', { body: { text: 'a' } }), 429, 'rate_limited');
@@ -58,7 +58,7 @@ describe('server: limits and operation', function () {
   describe('slow clients', () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+      server = await startTestServer({ headersTimeoutMs: 300, requestTimeoutMs: 600 }, { executor: stubPool() });
     });
     after(async () => {
       await server.close();

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applySettings, ConfigError, configFromEnv, DEFAULT_CONFIG, FLAGS, isLoopback, type ServerConfig } from '../../server/config';
 import { generateKey, isWellFormedKey } from '../../server/keys';
-import { startServer } from '../../server/server';
 import { CliFailure, CliUsageError, EXIT, type CliCommand } from '../command';
 
 /** Used when neither --keys-file nor PROMPT_OPTIMIZER_KEYS_FILE is given and it exists (what `keys create` writes by default). */
@@ -96,6 +95,8 @@ export const command: CliCommand = {
     if (!config.keysFile && config.extraKeys.length === 0) {
       io.stderr.write(`prompt-optimizer serve: no API keys configured, every optimize request will get 401. Create one with 'prompt-optimizer keys create', or use --dev-key.\n`);
     }
+    // Loaded here, not at the top: other commands should not pay for loading Fastify.
+    const { startServer } = await import('../../server/server');
     let server;
     try {
       server = await startServer(config, { handleSignals: true, logStream: io.stdout });
