@@ -12,4 +12,13 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', format: 'cjs', platform: 'node', target: 'node20', banner: { js: '#!/usr/bin/env node' }, external: ['piscina'] }),
   // The HTTP service's worker thread (`serve` loads dist/server-worker.js next to dist/cli.js).
   esbuild.build({ ...common, entryPoints: ['src/server/worker.ts'], outfile: 'dist/server-worker.js', format: 'cjs', platform: 'node', target: 'node20' }),
+  // VS Code extension, desktop (Node extension host): package.json `main`. Small: on first use it
+  // requires the core and the remote client from the web bundle next to it (src/extension/lazy.ts).
+  esbuild.build({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', format: 'cjs', platform: 'node', target: 'node20', external: ['vscode'] }),
+  // VS Code extension, web (browser worker extension host): package.json `browser`. One file, no Node;
+  // the core sits behind `import()`, which esbuild keeps in the file but evaluates only on first use.
+  esbuild.build({ ...common, entryPoints: ['src/extension/web.ts'], outfile: 'dist/web/extension.js', format: 'cjs', platform: 'browser', target: 'es2022', external: ['vscode'] }),
+  // The extension's integration suites (test/extension), mocha included: the `extensionTestsPath` module
+  // whose run() the real extension host calls (code-server harness or @vscode/test-electron).
+  production ? null : esbuild.build({ ...common, entryPoints: ['test/extension/index.ts'], outfile: 'dist/test/extension/index.js', format: 'cjs', platform: 'node', target: 'node20', external: ['vscode', './worker.cjs', './reporters/parallel-buffered.cjs'] }),
 ]);

@@ -1,0 +1,198 @@
+/**
+ * Optimize Prompt and Optimize Prompt with Budget…: check the input, run the chosen engine under a
+ * cancellable progress notification, then hand the result to the DiffManager. Every refusal is a
+ * message, never an exception; the command resolves to an `OptimizeOutcome`.
+ */
+import * as vscode from 'vscode';
+import type { OptimizeOutcome } from '../api';
+import { MAX_OPTIMIZE_CHARS, PROPOSAL_SCHEME } from '../constants';
+import { loadCore, loadRemote } from '../lazy';
+import { optimizeLocally } from '../engine/local';
+import { isEngineError, type EngineFailureInfo, type EngineRequest, type EngineResult } from '../engine/types';
+import { budgetInputProblem, normalizeBudgetSetting, parseBudgetInput, type BudgetValue } from '../logic/budget';
+import { formatCount } from '../logic/format';
+import { checkInput, readonlyReason } from '../logic/input';
+import { baseUrlProblem } from '../logic/remote';
+import type { EngineKind } from '../logic/settings';
+import type { CommandDeps } from './index';
+
+export interface OptimizeArgs {
+  /** Overrides the budget setting (tokens or "N%"). */
+  readonly budget?: BudgetValue;
+  /** Optimize the whole document without asking when nothing is selected. */
+  readonly wholeDocument?: boolean;
+}
+
+export function optimizeCommand(deps: CommandDeps, args?: unknown): Promise<OptimizeOutcome> {
+  return optimizePrompt(deps, isArgs(args) ? args : {});
+}
+
+/** Asks for a budget (validated as you type), or takes it from the first argument. */
+export async function optimizeWithBudgetCommand(deps: CommandDeps, budgetArg?: unknown): Promise<OptimizeOutcome> {
+  const core = await loadCore();
+  let input: string | undefined;
+  if (typeof budgetArg === 'string' || typeof budgetArg === 'number') input = String(budgetArg);
+  else {
+    input = await vscode.window.showInputBox({
+      title: 'Prompt Optimizer: Optimize Prompt with Budget',
+      prompt: 'Token budget: a number of tokens (500) or a share of the original (40%).',
+      value: String(deps.config.config.budget),
+      placeHolder: '500 or 40%',
+      validateInput: (value) => budgetInputProblem(value, core.validateBudget),
+    });
+  }
+  if (input === undefined) return { status: 'cancelled' };
+  const problem = budgetInputProblem(input, core.validateBudget);
+  if (problem) return refuse(deps, problem);
+  return optimizePrompt(deps, { budget: parseBudgetInput(input) });
+}
+
+async function optimizePrompt(deps: CommandDeps, args: OptimizeArgs): Promise<OptimizeOutcome> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return refuse(deps, 'Open a prompt in an editor and select the text to optimize.');
+  const document = editor.document;
+  const readonly = readonlyReason(document.uri.scheme, vscode.workspace.fs.isWritableFileSystem(document.uri.scheme), PROPOSAL_SCHEME);
+  if (readonly) return refuse(deps, readonly);
+
+  let range: vscode.Range = editor.selection;
+  let isSelection = !editor.selection.isEmpty;
+  if (!isSelection) {
+    if (document.getText().trim() === '') return refuse(deps, checkInput({ text: document.getText(), isSelection: false, maxChars: MAX_OPTIMIZE_CHARS })?.message ?? 'The document is empty.');
+    if (!args.wholeDocument) {
+      const choice = await vscode.window.showInformationMessage(
+        'Nothing is selected. Optimize the whole document?',
+        { modal: true, detail: `${formatCount(document.getText().length)} characters in ${document.fileName.split(/[\\/]/).pop() ?? 'the document'}.` },
+        'Optimize Whole Document',
+      );
+      if (choice !== 'Optimize Whole Document') return { status: 'cancelled' };
+    }
+    range = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
+    isSelection = false;
+  } else if (editor.selections.filter((s) => !s.isEmpty).length > 1) {
+    deps.log.info('Several selections: optimizing the primary one only.');
+  }
+
+  const text = document.getText(range);
+  const problem = checkInput({ text, isSelection, maxChars: MAX_OPTIMIZE_CHARS });
+  if (problem) return refuse(deps, problem.message);
+  const version = document.version;
+
+  const core = await loadCore();
+  const { config } = deps.config;
+  let budget = args.budget;
+  if (budget === undefined) {
+    const normalized = normalizeBudgetSetting(config.budget, core.DEFAULT_BUDGET, core.validateBudget);
+    if (normalized.problem) {
+      deps.log.warn(normalized.problem);
+      void vscode.window.showWarningMessage(normalized.problem);
+    }
+    budget = normalized.budget;
+  }
+  const request: EngineRequest = { text, budget, mode: config.mode, task: config.task, model: config.model };
+
+  const run = (engine: EngineKind): Promise<OptimizeOutcome> => runEngine(deps, engine, request, { document, range, version, originalText: text }, run);
+  return run(config.engine);
+}
+
+interface Origin {
+  readonly document: vscode.TextDocument;
+  readonly range: vscode.Range;
+  readonly version: number;
+  readonly originalText: string;
+}
+
+async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineRequest, origin: Origin, rerun: (engine: EngineKind) => Promise<OptimizeOutcome>): Promise<OptimizeOutcome> {
+  const { config } = deps.config;
+  deps.log.info(`Optimize: engine ${engine}, model ${request.model}, budget ${request.budget}, mode ${request.mode}, ${request.text.length} characters.`);
+
+  let apiKey: string | undefined;
+  if (engine === 'remote') {
+    const urlProblem = baseUrlProblem(config.remote.baseUrl);
+    if (urlProblem) {
+      void vscode.window.showErrorMessage(urlProblem, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'promptOptimizer.remote');
+      });
+      return failed(deps, { kind: 'configuration', message: urlProblem, fallbackSuggested: false }, false);
+    }
+    apiKey = await deps.keys.get();
+    if (!apiKey) {
+      const stored = (await vscode.commands.executeCommand<boolean>('promptOptimizer.setApiKey')) === true;
+      apiKey = stored ? await deps.keys.get() : undefined;
+      if (!apiKey) return failed(deps, { kind: 'no_key', message: 'The remote engine needs an API key: run "Prompt Optimizer: Set API Key".', fallbackSuggested: false }, false);
+    }
+  }
+
+  const started = Date.now();
+  let result: EngineResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: engine === 'remote' ? 'Optimizing prompt on the server…' : 'Optimizing prompt…', cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        const subscription = token.onCancellationRequested(() => controller.abort());
+        try {
+          if (engine === 'local') return await optimizeLocally(request, controller.signal);
+          const core = await loadCore();
+          const { optimizeRemotely } = await loadRemote();
+          return await optimizeRemotely(request, config.remote, apiKey ?? '', controller.signal, {
+            resolveBudget: core.resolveBudget,
+            countForVariantA: (text) => core.countTokens(text, core.DEFAULT_MODEL),
+          });
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    if (!isEngineError(error)) {
+      deps.log.error(`Optimize failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(deps, { kind: 'invalid_response', message: 'Prompt Optimizer failed unexpectedly; see the log (Prompt Optimizer: Show Log).', fallbackSuggested: false }, false);
+    }
+    const failure = error.info;
+    if (failure.kind === 'cancelled') {
+      deps.log.info('Optimize cancelled.');
+      return { status: 'cancelled' };
+    }
+    const offerLocal = engine === 'remote' && failure.fallbackSuggested && config.remote.fallbackToLocal;
+    showFailure(deps, failure, offerLocal, () => void rerun('local'));
+    return failed(deps, failure, offerLocal);
+  }
+  deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${result.originalTokens} → ${result.optimizedTokens} tokens${result.softLimitEnforced ? ', budget not met' : ''}.`);
+  if (origin.document.isClosed) return refuse(deps, 'The document was closed while optimizing.');
+  const proposal = await deps.diffs.open({ ...origin, result });
+  return { status: 'proposed', proposal };
+}
+
+function showFailure(deps: CommandDeps, failure: EngineFailureInfo, offerLocal: boolean, useLocal: () => void): void {
+  const actions: string[] = [];
+  if (failure.kind === 'unauthorized' || failure.kind === 'no_key') actions.push('Set API Key');
+  if (failure.kind === 'invalid_options' && failure.code === 'model_unsupported') actions.push('Select Model');
+  if (failure.kind === 'invalid_options' && failure.code === 'budget_invalid') actions.push('Open Settings');
+  if (offerLocal) actions.push('Use Local Engine');
+  actions.push('Show Log');
+  const show = failure.kind === 'rate_limited' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  void show(failure.message, ...actions).then((choice) => {
+    if (choice === 'Set API Key') void vscode.commands.executeCommand('promptOptimizer.setApiKey');
+    else if (choice === 'Select Model') void vscode.commands.executeCommand('promptOptimizer.selectModel');
+    else if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'promptOptimizer');
+    else if (choice === 'Use Local Engine') useLocal();
+    else if (choice === 'Show Log') deps.log.show(true);
+  });
+}
+
+function failed(deps: CommandDeps, failure: EngineFailureInfo, fallbackOffered: boolean): OptimizeOutcome {
+  const status = 'status' in failure && failure.status !== undefined ? ` (HTTP ${failure.status}${'code' in failure && failure.code ? ` ${failure.code}` : ''})` : '';
+  deps.log.warn(`Optimize failed: ${failure.kind}${status}.`);
+  return { status: 'failed', failure, fallbackOffered };
+}
+
+function refuse(deps: CommandDeps, message: string): OptimizeOutcome {
+  deps.log.info(`Optimize refused: ${message}`);
+  void vscode.window.showWarningMessage(message);
+  return { status: 'refused', message };
+}
+
+function isArgs(value: unknown): value is OptimizeArgs {
+  // From editor/context menus VS Code passes the document URI: that is not an options object.
+  return typeof value === 'object' && value !== null && !(value instanceof vscode.Uri) && ('budget' in value || 'wholeDocument' in value);
+}

@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OptimizeOutcome } from '../../src/extension/api';
+import { CommandId } from '../../src/extension/commands';
+import { closeAllEditors, discardAll, getApi, openDocument, selectLines, setSetting } from './helpers';
+
+const SERVER = process.env.PO_TEST_SERVER_URL;
+const KEY = process.env.PO_TEST_API_KEY;
+
+describe('remote engine against the real HTTP service', function () {
+  before(async function () {
+    if (!SERVER || !KEY) {
+      console.log('remote engine suite skipped: PO_TEST_SERVER_URL / PO_TEST_API_KEY are not set (the harness did not start the HTTP service).');
+      this.skip();
+    }
+    await setSetting('engine', 'remote');
+    await setSetting('remote.baseUrl', SERVER);
+    await setSetting('remote.fallbackToLocal', false);
+  });
+
+  afterEach(async () => {
+    await discardAll(await getApi());
+    await closeAllEditors();
+  });
+
+  after(async () => {
+    if (!SERVER || !KEY) return;
+    for (const key of ['engine', 'remote.baseUrl', 'remote.apiVariant', 'remote.fallbackToLocal']) await setSetting(key, undefined);
+    await vscode.commands.executeCommand(CommandId.ClearApiKey);
+  });
+
+  for (const variant of ['B', 'A'] as const) {
+    it(`optimizes through Variant ${variant} with the key from SecretStorage`, async () => {
+      const api = await getApi();
+      await api.storeApiKey(KEY ?? '');
+      await setSetting('remote.apiVariant', variant);
+      const editor = await openDocument();
+      selectLines(editor, 2, 4);
+      const outcome = (await vscode.commands.executeCommand(CommandId.OptimizeWithBudget, '60%')) as OptimizeOutcome;
+      assert.equal(outcome.status, 'proposed', JSON.stringify(outcome));
+      if (outcome.status !== 'proposed') return;
+      assert.equal(outcome.proposal.engine, 'remote');
+      assert.match(outcome.proposal.title, /^Prompt: [\d,]+ → [\d,]+ tokens/);
+    });
+  }
+
+  it('reports 401 for a wrong key, without the key in the message', async () => {
+    const api = await getApi();
+    const wrong = `tk_test_${'x'.repeat(40)}`;
+    await api.storeApiKey(wrong);
+    await setSetting('remote.apiVariant', 'B');
+    const editor = await openDocument();
+    selectLines(editor, 2, 3);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize)) as OptimizeOutcome;
+    assert.equal(outcome.status, 'failed', JSON.stringify(outcome));
+    if (outcome.status !== 'failed') return;
+    assert.equal(outcome.failure.kind, 'unauthorized');
+    assert.equal('status' in outcome.failure ? outcome.failure.status : undefined, 401);
+    assert.match(outcome.failure.message, /Set API Key/);
+    assert.ok(!outcome.failure.message.includes(wrong));
+    assert.equal(api.pending().length, 0);
+  });
+});
