@@ -85,7 +85,7 @@ export async function runCli(commands: readonly CliCommand[], argv: readonly str
 function reportError(command: CliCommand, error: unknown, io: CliIo): number {
   const prefix = `${PROGRAM} ${command.name}`;
   if (error instanceof CliUsageError || isParseArgsError(error)) {
-    io.stderr.write(`${prefix}: ${(error as Error).message}\nRun '${PROGRAM} ${command.name} --help' for usage.\n`);
+    io.stderr.write(`${prefix}: ${usageMessage(error as Error)}\nRun '${PROGRAM} ${command.name} --help' for usage.\n`);
     return EXIT.USAGE;
   }
   if (error instanceof CliFailure) {
@@ -101,6 +101,20 @@ function reportError(command: CliCommand, error: unknown, io: CliIo): number {
   if (io.env.PROMPT_OPTIMIZER_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else io.stderr.write(`(set PROMPT_OPTIMIZER_DEBUG=1 for a stack trace)\n`);
   return EXIT.FAILURE;
+}
+
+/** `util.parseArgs` messages, shortened where Node's wording is about positionals nobody asked for. */
+export function usageMessage(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']+)'/.exec(error.message)?.[1];
+    if (option) return `unknown option '${option}'`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const missing = /^Option '(.+?) <value>' argument missing/.exec(error.message);
+    if (missing) return `option '${missing[1]}' needs a value`;
+  }
+  return error.message;
 }
 
 /** Errors thrown by `util.parseArgs` for unknown options, missing values and extra positionals. */

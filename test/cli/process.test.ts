@@ -168,8 +168,8 @@ describe('cli: prompt-optimizer as a process', function () {
     });
 
     it('refuses unknown options, missing values and extra files', () => {
-      assertUsage(runCli(cli, ['optimize', EXAMPLE, '--bugdet', '5']), /Unknown option '--bugdet'/);
-      assertUsage(runCli(cli, ['optimize', EXAMPLE, '--budget']), /--budget/);
+      assertUsage(runCli(cli, ['optimize', EXAMPLE, '--bugdet', '5']), /optimize: unknown option '--bugdet'\nRun 'prompt-optimizer optimize --help' for usage\.\n$/);
+      assertUsage(runCli(cli, ['optimize', EXAMPLE, '--budget']), /option '-b, --budget' needs a value\n/);
       assertUsage(runCli(cli, ['optimize', EXAMPLE, EXAMPLE]), /expected at most one FILE, got 2/);
     });
 
@@ -228,7 +228,7 @@ describe('cli: prompt-optimizer as a process', function () {
 
     it('refuses an unknown model, an unknown option and a missing file', () => {
       assertUsage(runCli(cli, ['count', EXAMPLE, '--model', 'claude']), /invalid --model \(model_unsupported\)/);
-      assertUsage(runCli(cli, ['count', EXAMPLE, '--budget', '5']), /Unknown option '--budget'/);
+      assertUsage(runCli(cli, ['count', EXAMPLE, '--budget', '5']), /count: unknown option '--budget'\n/);
       const missing = runCli(cli, ['count', 'missing.txt']);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /cannot read 'missing.txt': no such file/);

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import * as core from '../../src/core/index';
 import { OptimizeError, type OptimizeResult } from '../../src/core/index';
@@ -8,7 +9,7 @@ import { describeOptimizeError, flagForParam, isOptimizeErrorLike } from '../../
 import { formatChange, formatCount, formatMs, summaryLine } from '../../src/cli/format';
 import { stripBom } from '../../src/cli/io';
 import { checkBudget, checkMode, checkModel, singleFile } from '../../src/cli/options';
-import { editDistance, runCli, topLevelHelp, wantsHelp } from '../../src/cli/run';
+import { editDistance, runCli, topLevelHelp, usageMessage, wantsHelp } from '../../src/cli/run';
 import { toWireError, toWireResult } from '../../src/cli/wire';
 import { memoryIo } from './helpers';
 
@@ -270,6 +271,20 @@ describe('cli: dispatcher (in-process)', () => {
     m = memoryIo();
     assert.equal(await runCli(commands, ['help', 'alpha'], m.io), 0);
     assert.equal(m.stdout(), 'Usage: prompt-optimizer alpha\n');
+  });
+
+  it('shortens parseArgs messages', () => {
+    const failure = (options: Parameters<typeof parseArgs>[0]) => {
+      try {
+        parseArgs(options);
+      } catch (error) {
+        return usageMessage(error as Error);
+      }
+      return 'no error';
+    };
+    assert.equal(failure({ args: ['--bogus'], options: {}, strict: true }), "unknown option '--bogus'");
+    assert.equal(failure({ args: ['--budget'], options: { budget: { type: 'string' } }, strict: true }), "option '--budget' needs a value");
+    assert.match(failure({ args: ['--budget', '-5'], options: { budget: { type: 'string' } }, strict: true }), /--budget=-XYZ/);
   });
 
   it('computes edit distance', () => {
