@@ -6,7 +6,8 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCli, runCli, startCli, type Run } from './helpers';
+import { spawnSync } from 'node:child_process';
+import { buildCli, ROOT, runCli, startCli, type Run } from './helpers';
 
 const EXAMPLE = 'examples/wordy-prompt.md';
 const RESULT_FIELDS = [
@@ -344,6 +345,14 @@ describe('cli: prompt-optimizer as a process', function () {
   });
 
   describe('package wiring', () => {
+    it("the README's first command works: npm run optimize -- examples/wordy-prompt.md --budget 50%", () => {
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const run = spawnSync(npm, ['run', '--silent', 'optimize', '--', EXAMPLE, '--budget', '50%'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.ok(run.stdout.includes('```ts'), 'the code block survives');
+      assert.match(run.stderr, /^533 → [\d,]+ tokens \(.*\), budget 266, gpt-4o, relaxed, /m);
+    });
+
     it('dist/cli.js is the bin and starts with a shebang once built', async () => {
       const pkg = (await import('../../package.json')).default as { bin: Record<string, string>; scripts: Record<string, string> };
       assert.equal(pkg.bin['prompt-optimizer'], 'dist/cli.js');
