@@ -13,7 +13,8 @@
  * corpus, so they contain no repeated sentences (repeats would let the duplicate pass delete most of the
  * input and flatter the numbers). The table says how much of each input is original text.
  *
- * Options: --quick (sizes up to 100k, fewer runs), --sizes 1k,10k (any of 1k, 2k, 10k, 100k, 1M).
+ * Options: --quick (sizes up to 100k, fewer runs), --sizes 1k,10k (any of 1k, 2k, 10k, 100k, 1M),
+ * --data DIR (instead of ../shared/data).
  * Prints markdown tables. Exits 0 with a message when the data folder is absent.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -23,7 +24,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
-const DATA = resolve(ROOT, '..', 'shared', 'data');
+const dataFlag = process.argv.indexOf('--data');
+const DATA = dataFlag > 0 && process.argv[dataFlag + 1] ? resolve(process.argv[dataFlag + 1]!) : resolve(ROOT, '..', 'shared', 'data');
 const SQUAD = join(DATA, 'squad-dev-v1.1-super-bowl-50.json');
 const PROMPTS = join(DATA, 'awesome-chatgpt-prompts.csv');
 
@@ -328,7 +330,7 @@ function machine(): string {
 
 async function main(): Promise<void> {
   if (!existsSync(SQUAD) || !existsSync(PROMPTS)) {
-    console.log(`bench: shared data not found at ${DATA} (needs ${join('..', 'shared', 'data')} beside the repository); nothing to measure.`);
+    console.log(`bench: shared data not found at ${DATA} (expected ../shared/data beside the repository, or --data DIR); nothing to measure.`);
     return;
   }
   const args = process.argv.slice(2);
