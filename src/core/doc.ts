@@ -17,6 +17,8 @@ export interface Sentence {
   tokens: number;
   /** An instruction to the model (must, never, do not, imperative…): kept in relaxed mode. */
   instruction: boolean;
+  /** Importance from the last ranking, about 0–1.5; pruning takes words from low scores first. */
+  score: number;
 }
 
 /** `prose` is compressible; every other kind is kept verbatim or dropped whole. */

@@ -64,7 +64,9 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
         if (relevant) continue;
         const stop = STOPWORDS.has(lower);
         // The word and the boundary around it decide how the sentence reads without it.
-        const cost = (stop ? 0 : 0.5) + wordInformation(lower) + (sentenceStart ? 0.05 : 0);
+        // Words of less important sentences go first (LongLLMLingua's dynamic compression ratio).
+        const weight = 0.5 + Math.min(1, sentence.score);
+        const cost = ((stop ? 0 : 0.5) + wordInformation(lower) + (sentenceStart ? 0.05 : 0)) * weight;
         let saving = savings.get(lower);
         if (saving === undefined) {
           saving = tokenizer.count(` ${lower}`);

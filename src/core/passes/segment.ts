@@ -224,7 +224,7 @@ function splitSentences(content: string, english: boolean, tokenizer: Tokenizer)
       const pieces = toPieces(content, from, to, spans);
       const text = pieces.map((piece) => piece.text).join('');
       if (sentences.length > 0) sentences[sentences.length - 1]!.sep += content.slice(start, from);
-      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text) });
+      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text), score: 1 });
     } else if (sentences.length > 0) {
       sentences[sentences.length - 1]!.sep += raw;
     }

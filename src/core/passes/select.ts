@@ -1,4 +1,5 @@
-import { estimateTokens, isProtectedBlock, type Block, type Doc, type Sentence } from '../doc';
+import { estimateTokens, type Block, type Doc, type Sentence } from '../doc';
+import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
 import type { Pass, PassContext } from './context';
 import { prunableShare, pruneCandidates } from './prune';
@@ -35,9 +36,14 @@ export const select: Pass = {
 interface Unit {
   cost: number;
   score: number;
+  order: number;
+  termScores?: Map<string, number>;
   sentence?: Sentence;
   block?: Block;
 }
+
+/** Task terms already covered by kept sentences count less for the next pick (diversity). */
+const COVERED = 0.7;
 
 function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: SelectionLevel): void {
   const depth = LEVELS.indexOf(level);
@@ -45,29 +51,57 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
   const share = doc.english ? prunableShare(pruneCandidates(doc, tokenizer)) : new Map<Sentence, number>();
   const units: Unit[] = [];
   let fixed = 0;
-  const keep = (cost: number) => (fixed += cost);
+  const covered = new Map<string, number>();
+  const cover = (termScores: Map<string, number>) => {
+    for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
+  };
   for (const r of ranked) {
     const cost = r.sentence.tokens - PLANNED_PRUNING * (share.get(r.sentence) ?? 0) + 1;
-    if (r.sentence.instruction && depth < 1) keep(cost);
-    else units.push({ cost, score: r.score + (r.sentence.instruction ? 1 : 0), sentence: r.sentence });
+    if (r.sentence.instruction && depth < 1) {
+      fixed += cost;
+      cover(r.termScores);
+    } else units.push({ cost, score: r.score + (r.sentence.instruction ? 1 : 0), order: r.order, termScores: r.termScores, sentence: r.sentence });
   }
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose') continue;
     const cost = block.tokens + 1;
     const structural = block.kind === 'heading' || block.kind === 'markup';
-    if (structural ? depth < 2 : depth < 3) keep(cost);
+    if (structural ? depth < 2 : depth < 3) fixed += cost;
     // Dropped last: structure before protected content, then the largest protected blocks first.
-    else units.push({ cost, score: structural ? 2 : 3 - cost / 1e7, block });
+    else units.push({ cost, score: structural ? 2 : 3 - cost / 1e7, order: units.length, block });
   }
   let room = budget - fixed;
-  units.sort((a, b) => b.score - a.score || a.cost - b.cost);
+  const heap = new MaxHeap<{ priority: number; order: number; unit: Unit }>();
+  units.forEach((unit, order) => heap.push({ priority: unit.score, order, unit }));
+  const keep = new Set<Unit>();
+  // Lazy greedy: a unit's score only falls as coverage grows, so re-score the top one and take it
+  // when it still leads.
+  while (heap.size > 0 && room > 0) {
+    const top = heap.pop()!;
+    const current = coveredScore(top.unit, covered);
+    if (current < top.priority - 1e-12 && heap.size > 0 && current < heap.peek()!.priority) {
+      heap.push({ ...top, priority: current });
+      continue;
+    }
+    if (top.unit.cost <= room) {
+      room -= top.unit.cost;
+      keep.add(top.unit);
+      if (top.unit.termScores) cover(top.unit.termScores);
+    }
+  }
   for (const unit of units) {
-    const fits = unit.cost <= room;
-    if (fits) room -= unit.cost;
+    const fits = keep.has(unit);
     if (unit.sentence) unit.sentence.removed = !fits;
     if (unit.block) {
       unit.block.removed = !fits;
-      if (!fits && isProtectedBlock(unit.block) && unit.block.kind !== 'heading' && unit.block.kind !== 'markup') doc.notes.protectedDropped = true;
+      if (!fits && unit.block.kind !== 'heading' && unit.block.kind !== 'markup') doc.notes.protectedDropped = true;
     }
   }
+}
+
+function coveredScore(unit: Unit, covered: Map<string, number>): number {
+  if (!unit.termScores || unit.termScores.size === 0) return unit.score;
+  let loss = 0;
+  for (const [term, value] of unit.termScores) loss += value * (1 - COVERED ** (covered.get(term) ?? 0));
+  return unit.score - loss;
 }

@@ -6,8 +6,17 @@ const B = 0.75;
  * the corpus. Deterministic and linear in the total number of terms.
  */
 export function bm25(documents: readonly (readonly string[])[], query: readonly string[]): number[] {
+  return bm25Terms(documents, query).map((contributions) => {
+    let score = 0;
+    for (const value of contributions.values()) score += value;
+    return score;
+  });
+}
+
+/** BM25 split by query term: for each document, what each matched query term contributes. */
+export function bm25Terms(documents: readonly (readonly string[])[], query: readonly string[]): Map<string, number>[] {
   const queryTerms = [...new Set(query)];
-  if (queryTerms.length === 0 || documents.length === 0) return documents.map(() => 0);
+  if (queryTerms.length === 0 || documents.length === 0) return documents.map(() => new Map());
   const wanted = new Set(queryTerms);
   const documentFrequency = new Map<string, number>();
   let totalLength = 0;
@@ -28,8 +37,8 @@ export function bm25(documents: readonly (readonly string[])[], query: readonly 
   return documents.map((doc) => {
     const tf = new Map<string, number>();
     for (const term of doc) if (wanted.has(term)) tf.set(term, (tf.get(term) ?? 0) + 1);
-    let score = 0;
-    for (const [term, f] of tf) score += (idf.get(term)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / averageLength));
-    return score;
+    const contributions = new Map<string, number>();
+    for (const [term, f] of tf) contributions.set(term, (idf.get(term)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / averageLength)));
+    return contributions;
   });
 }

@@ -1,6 +1,7 @@
 import { sentenceText, type Doc, type Sentence } from '../doc';
 import { terms, words, STOPWORDS } from '../text/words';
-import { bm25 } from './bm25';
+import { answerTypeMatch, answerTypes } from './answer-type';
+import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
 
 /** A prose sentence with where it stands, for ranking. */
@@ -10,10 +11,14 @@ export interface RankedSentence {
   readonly opensBlock: boolean;
   /** Position in the document, 0 = first sentence. */
   readonly order: number;
+  /** Importance with nothing selected yet. */
   score: number;
+  /** The part of `score` that comes from each task term, so selection can discount covered terms. */
+  readonly termScores: Map<string, number>;
 }
 
 const RELEVANCE_NEIGHBOUR = 0.35;
+const ANSWER_TYPE = 0.3;
 
 /**
  * Importance of every kept prose sentence in [0, ~1.5]: relevance to the task (BM25, spread a little
@@ -26,23 +31,33 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
     block.sentences.forEach((sentence, i) => {
-      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, order: ranked.length, score: 0 });
+      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, order: ranked.length, score: 0, termScores: new Map() });
     });
   }
   if (ranked.length === 0) return ranked;
   const texts = ranked.map((r) => sentenceText(r.sentence));
   const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
   const query = terms(doc.task, doc.english);
-  const relevance = query.length ? spread(normalize(bm25(texts.map((t) => terms(t, doc.english)), query))) : null;
+  const types = doc.english ? answerTypes(doc.task) : [];
+  const contributions = bm25Terms(texts.map((t) => terms(t, doc.english)), query);
+  const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
+  let maxOwn = 0;
+  for (const v of own) if (v > maxOwn) maxOwn = v;
+  const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
+  const weightRelevance = 0.75;
   let lastInstruction = -1;
   ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
   ranked.forEach((r, i) => {
     const structure =
       (r.sentence.instruction ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
-    r.score = relevance
-      ? 0.75 * relevance[i]! + 0.15 * information[i]! + 0.1 * structure
-      : 0.55 * information[i]! + 0.45 * structure;
+    if (relevance) {
+      const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
+      const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
+      for (const [term, value] of contributions[i]!) r.termScores.set(term, (weightRelevance * typed * value) / maxOwn);
+      r.score = weightRelevance * (relevance[i]! + neighbour) * typed + 0.15 * information[i]! + 0.1 * structure;
+    } else r.score = 0.55 * information[i]! + 0.45 * structure;
+    r.sentence.score = r.score;
   });
   return ranked;
 }
@@ -66,8 +81,4 @@ function normalize(values: number[]): number[] {
   let max = 0;
   for (const v of values) if (v > max) max = v;
   return max > 0 ? values.map((v) => v / max) : values.map(() => 0);
-}
-
-function spread(values: number[]): number[] {
-  return values.map((v, i) => Math.max(v, RELEVANCE_NEIGHBOUR * Math.max(values[i - 1] ?? 0, values[i + 1] ?? 0)));
 }

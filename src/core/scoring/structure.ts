@@ -10,8 +10,9 @@ const IMPERATIVE_OPENERS = new Set(
 );
 const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b/i;
 const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
-// Negations and absolutes count when they open a clause, not inside narrative ("he never won").
-const CLAUSE_DIRECTIVE = /(?:^|[,;:(]\s*|\b(?:and|but|then|so)\s+)(do not|don't|never|always|avoid|no more than|at most|at least)\b/i;
+// Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
+// narrative ("the Broncos never trailed").
+const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
 
 /** An instruction to the model rather than content about the world. */
 export function isInstruction(sentence: string): boolean {
