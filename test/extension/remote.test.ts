@@ -61,3 +61,38 @@ describe('remote engine against the real HTTP service', function () {
     assert.equal(api.pending().length, 0);
   });
 });
+
+describe('remote engine failures (no server needed)', () => {
+  before(async () => {
+    await setSetting('engine', 'remote');
+    await setSetting('remote.baseUrl', 'http://127.0.0.1:9'); // discard port: nothing listens
+    await setSetting('remote.timeoutMs', 3000);
+    await (await getApi()).storeApiKey(`tk_test_${'y'.repeat(40)}`);
+  });
+
+  afterEach(async () => {
+    await closeAllEditors();
+  });
+
+  after(async () => {
+    for (const key of ['engine', 'remote.baseUrl', 'remote.timeoutMs', 'remote.fallbackToLocal']) await setSetting(key, undefined);
+    await vscode.commands.executeCommand(CommandId.ClearApiKey);
+  });
+
+  for (const fallback of [true, false]) {
+    it(`reports an unreachable server and ${fallback ? 'offers' : 'does not offer'} the local engine (fallbackToLocal=${fallback})`, async () => {
+      await setSetting('remote.fallbackToLocal', fallback);
+      const editor = await openDocument();
+      selectLines(editor, 2, 3);
+      const before = editor.document.getText();
+      const outcome = (await vscode.commands.executeCommand(CommandId.Optimize)) as OptimizeOutcome;
+      assert.equal(outcome.status, 'failed', JSON.stringify(outcome));
+      if (outcome.status !== 'failed') return;
+      assert.ok(['network', 'timeout'].includes(outcome.failure.kind), outcome.failure.kind);
+      assert.match(outcome.failure.message, /http:\/\/127\.0\.0\.1:9/);
+      assert.equal(outcome.fallbackOffered, fallback);
+      assert.equal(editor.document.getText(), before);
+      assert.equal((await getApi()).pending().length, 0);
+    });
+  }
+});
