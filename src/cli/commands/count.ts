@@ -11,8 +11,12 @@ terminal), counted with the target model's real encoding.
 
 Options:
       --model NAME  Target model, decides the encoding. Default gpt-4o.
-  -j, --json        Print {"tokens", "characters", "model", "encoding"} as JSON.
+  -j, --json        Print {"tokens", "characters", "model", "encoding"} as JSON
+                    (characters: UTF-16 code units, as JavaScript counts them).
   -h, --help        Show this help.
+
+Exit status: 0 success, 1 unreadable input, 2 bad arguments (unknown option, invalid
+model).
 
 Examples:
   prompt-optimizer count examples/wordy-prompt.md

@@ -25,6 +25,9 @@ Options:
   -q, --quiet           No summary line on stderr.
   -h, --help            Show this help.
 
+Exit status: 0 success, 1 unreadable input, 2 bad arguments (unknown option, invalid
+budget, mode or model).
+
 Examples:
   prompt-optimizer optimize examples/wordy-prompt.md --budget 50%
   cat prompt.txt | prompt-optimizer optimize --budget 300 --mode strict > short.txt
