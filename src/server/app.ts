@@ -17,6 +17,7 @@ import type { ServerConfig } from './config';
 import { ApiError, errorBody } from './errors';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
+import { WorkSlots } from './slots';
 import type { OptimizeTask, TaskResult } from './task';
 
 declare module 'fastify' {
@@ -73,8 +74,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, keys, executor } = options;
   let closing = false;
-  let pending = 0;
-  const capacity = executor.threads + config.maxQueue;
+  const slots = new WorkSlots(executor.threads, config.maxQueue);
 
   const app = Fastify({
     logger: {
@@ -216,30 +216,42 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (isOptimizeError(error)) throw new ApiError(400, error.code, error.message, param(error.param));
       throw error;
     }
-    if (pending >= capacity) {
+    if (slots.full) {
       throw new ApiError(503, 'overloaded', 'The server is at capacity; retry shortly.', null, { 'Retry-After': '1' });
     }
-    pending++;
-    const controller = new AbortController();
+    // The time limit covers waiting and running. Leaving the line is free; stopping a running task
+    // restarts its worker, so only the time limit does that, never a client that went away.
+    const timeLimit = new AbortController();
+    const stopWaiting = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      timeLimit.abort();
+      stopWaiting.abort();
     }, config.taskTimeoutMs);
     const onClose = () => {
-      if (!reply.raw.writableFinished) controller.abort();
+      if (!reply.raw.writableFinished) stopWaiting.abort();
     };
     reply.raw.once('close', onClose);
+    const tooSlow = () =>
+      new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
     let outcome;
     try {
-      outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, controller.signal);
-    } catch (error) {
-      if (timedOut) {
-        throw new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
+      try {
+        await slots.acquire(stopWaiting.signal);
+      } catch {
+        if (timedOut) throw tooSlow();
+        throw new ApiError(408, 'request_timeout', 'The client closed the connection before a worker was free.');
       }
-      throw error;
+      try {
+        outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, timeLimit.signal);
+      } catch (error) {
+        if (timedOut) throw tooSlow();
+        throw error;
+      } finally {
+        slots.release();
+      }
     } finally {
-      pending--;
       clearTimeout(timer);
       reply.raw.off('close', onClose);
     }

@@ -39,7 +39,7 @@ export class PoolExecutor implements Executor {
       filename: options.filename ?? defaultWorkerFile(),
       minThreads: options.workers,
       maxThreads: options.workers,
-      // The server refuses work above threads + maxQueue itself; this is a backstop.
+      // The server hands over at most one task per thread (it queues the rest itself); this is a backstop.
       maxQueue: Math.max(1, options.maxQueue + options.workers),
       idleTimeout: 60_000,
     });

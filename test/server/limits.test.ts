@@ -115,6 +115,7 @@ describe('server: limits and operation', function () {
     it('stops a compression over the time limit (503 processing_timeout) and replaces the worker', async () => {
       const server = await startTestServer({ taskTimeoutMs: 1000 }, { executor: new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_WORKER }) });
       try {
+        const before = await call(server, '/optimize', { body: { text: 'sleep:1' } });
         const started = Date.now();
         const answer = await call(server, '/optimize', { body: { text: 'sleep:8000' } });
         assertError(answer, 503, 'processing_timeout', null);
@@ -122,6 +123,7 @@ describe('server: limits and operation', function () {
         // The stopped thread is replaced (its start-up counts against the next request's limit).
         const next = await call(server, '/optimize', { body: { text: 'sleep:10' } });
         assert.equal(next.status, 200);
+        assert.notEqual(next.json.optimized_text.split('@')[1], before.json.optimized_text.split('@')[1], 'a new worker thread');
       } finally {
         await server.close();
       }
@@ -143,6 +145,37 @@ describe('server: limits and operation', function () {
     });
   });
 
+  describe('clients that go away', () => {
+    it('a disconnect does not stop a running task (no worker restart), and a waiting request is dropped', async () => {
+      const server = await startTestServer({}, { executor: new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_WORKER }) });
+      try {
+        const first = await call(server, '/optimize', { body: { text: 'sleep:1' } });
+        const thread = first.json.optimized_text.split('@')[1];
+        const send = (text: string) => {
+          const body = JSON.stringify({ text });
+          return `POST /optimize HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+        };
+        // One running (300 ms) and one waiting, both abandoned after 100 ms.
+        const { connect } = await import('node:net');
+        const { hostname, port } = new URL(server.url);
+        const sockets = ['sleep:300', 'sleep:300'].map((text) => {
+          const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(send(text)));
+          socket.on('error', () => {});
+          return socket;
+        });
+        await sleep(100);
+        for (const socket of sockets) socket.destroy();
+        const started = Date.now();
+        const next = await call(server, '/optimize', { body: { text: 'sleep:1' } });
+        assert.equal(next.status, 200);
+        assert.equal(next.json.optimized_text.split('@')[1], thread, 'same worker thread: it was not stopped');
+        assert.ok(Date.now() - started < 550, `waited ${Date.now() - started} ms: the abandoned waiting request must not run`);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe('graceful close', () => {
     it('finishes a request in flight, then stops accepting connections', async () => {
       const server = await startTestServer({}, { executor: new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_WORKER }) });
@@ -151,7 +184,7 @@ describe('server: limits and operation', function () {
       const closing = server.close();
       const answer = await inFlight;
       assert.equal(answer.status, 200);
-      assert.equal(answer.json.optimized_text, 'sleep:500');
+      assert.match(answer.json.optimized_text, /^sleep:500@\d+$/);
       await closing;
       await assert.rejects(fetch(`${server.url}/healthz`));
     });

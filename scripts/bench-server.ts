@@ -1,0 +1,158 @@
+/**
+ * `npm run bench:server`: load on loopback against the HTTP service running in a second process (the
+ * bundle built like dist/: cli.js + server-worker.js), with autocannon. For a ~200-token and a
+ * ~2,000-token prompt, at 1, 16 and 128 connections, with 1 worker and with one per core. Prints
+ * requests/s, p50/p99 latency and error counts as a Markdown table. Bounded: BENCH_DURATION seconds per
+ * cell (default 5) plus start-up.
+ *
+ *   npm run bench:server                      # full table
+ *   BENCH_DURATION=2 npm run bench:server     # quicker
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { countTokens } from '../src/core/index';
+import { generateKey } from '../src/server/keys';
+
+const ROOT = resolve(__dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = process.env.BENCH_CONNECTIONS ? process.env.BENCH_CONNECTIONS.split(",").map(Number) : [1, 16, 128];
+const CORES = availableParallelism();
+const WORKERS = [...new Set([1, CORES])];
+
+const SENTENCES = [
+  'Please could you kindly take a careful look at the following text and basically summarize it for me, making sure that you really do keep all of the important details.',
+  'It is very important that the function parseConfig() in src/config.ts returns 42 when it is given the "--verbose" flag, and that it never throws on an empty file.',
+  'In order to be able to do this properly, you should definitely consider each and every single point that is mentioned, and also think about the edge cases.',
+  'The deployment on 2024-05-01 failed twice because the cache key for build 1187 was computed from the wrong lockfile, which nobody noticed for a while.',
+  'As a matter of fact, I would really appreciate it if you could also, if at all possible, list the three most likely causes in order of how likely they are.',
+];
+
+/** A prompt of about `tokens` tokens (gpt-4o), from varied sentences. */
+function promptOf(tokens: number): string {
+  const parts: string[] = [];
+  for (let i = 0; countTokens(parts.join(' ')) < tokens; i++) parts.push(SENTENCES[i % SENTENCES.length]!.replace('1187', String(1000 + i)));
+  return parts.join(' ');
+}
+
+async function build(): Promise<string> {
+  const dir = join(ROOT, '.tmp', 'bench-server');
+  mkdirSync(dir, { recursive: true });
+  const common = { bundle: true, format: 'cjs' as const, platform: 'node' as const, target: 'node20', logLevel: 'error' as const, minify: true };
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: [join(ROOT, 'src/cli/main.ts')], outfile: join(dir, 'cli.js'), external: ['piscina'] }),
+    esbuild.build({ ...common, entryPoints: [join(ROOT, 'src/server/worker.ts')], outfile: join(dir, 'server-worker.js') }),
+  ]);
+  return join(dir, 'cli.js');
+}
+
+async function startServer(cli: string, workers: number, key: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--workers', String(workers), '--rate-limit', '1000000000'], {
+    env: { ...process.env, PROMPT_OPTIMIZER_API_KEY: key, PROMPT_OPTIMIZER_KEYS_FILE: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((done, fail) => {
+    let buffered = '';
+    let listening = false;
+    // Keep reading (and dropping) the access log after start-up: a full pipe would block the server's logger.
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (listening) return;
+      buffered += chunk.toString();
+      const line = buffered.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (line) {
+        listening = true;
+        done({ child, url: JSON.parse(line).url });
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
+  });
+}
+
+interface Row {
+  workers: number;
+  prompt: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: string;
+  errors: number;
+}
+
+/** The part of autocannon's result used here (the package ships no types). */
+interface CannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Cannon;
+
+async function measure(url: string, key: string, text: string, connections: number): Promise<Omit<Row, 'workers' | 'prompt' | 'connections'>> {
+  const options = {
+    url: `${url}/optimize`,
+    method: 'POST' as const,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text, budget: '50%' }),
+    connections,
+  };
+  await autocannon({ ...options, duration: 1 }); // warm-up, not reported
+  const result = await autocannon({ ...options, duration: DURATION });
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => code !== '200')
+    .map(([code, stat]) => `${code}×${stat.count}`);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: statuses.join(' ') || '0',
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cli = await build();
+  const key = generateKey('test');
+  const prompts = [
+    { name: `${countTokens(promptOf(200))}-token`, text: promptOf(200) },
+    { name: `${countTokens(promptOf(2000))}-token`, text: promptOf(2000) },
+  ];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`# bench:server — ${CORES} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`);
+  console.log(`# load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share this machine)`);
+  console.log(`# ${DURATION} s per cell after a 1 s warm-up; POST /optimize {"text", "budget":"50%"}; autocannon in this process, server in another\n`);
+  const rows: Row[] = [];
+  for (const workers of WORKERS) {
+    const { child, url } = await startServer(cli, workers, key);
+    try {
+      for (const prompt of prompts) {
+        for (const connections of CONNECTIONS) {
+          const row = { workers, prompt: prompt.name, connections, ...(await measure(url, key, prompt.text, connections)) };
+          rows.push(row);
+          process.stderr.write(`  workers=${workers} ${prompt.name} c=${connections}: ${row.rps} req/s, p99 ${row.p99} ms\n`);
+        }
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((done) => child.once('exit', done));
+    }
+  }
+  console.log('| workers | prompt | connections | requests/s | p50 ms | p99 ms | 2xx | non-2xx | errors |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---|---:|');
+  for (const r of rows) console.log(`| ${r.workers} | ${r.prompt} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.non2xx} | ${r.errors} |`);
+  console.log(`\n# load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
