@@ -344,6 +344,21 @@ describe('cli: prompt-optimizer as a process', function () {
     });
   });
 
+  describe('pipes', () => {
+    it('a reader that closes early (| head) ends the run quietly with status 0', async () => {
+      const child = startCli(cli, ['batch', '-q']);
+      child.stdin.on('error', () => {});
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ text: `Line ${i}: please shorten this.` })).join('\n');
+      child.stdin.end(`${lines}\n`);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 0);
+      assert.equal(stderr, '');
+    });
+  });
+
   describe('package wiring', () => {
     it("the README's first command works: npm run optimize -- examples/wordy-prompt.md --budget 50%", () => {
       const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
