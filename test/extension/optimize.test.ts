@@ -4,7 +4,7 @@ import { countTokens, resolveBudget } from '../../src/core';
 import type { AcceptOutcome, OptimizeOutcome, ProposalInfo } from '../../src/extension/api';
 import { CommandId } from '../../src/extension/commands';
 import { formatDiffTitle } from '../../src/extension/logic/format';
-import { activeTab, closeAllEditors, discardAll, getApi, openDocument, PROMPT, selectLines } from './helpers';
+import { activeTab, closeAllEditors, discardAll, getApi, openDocument, PROMPT, selectLines, setSetting } from './helpers';
 
 async function optimizeSelection(editor: vscode.TextEditor, budget?: string): Promise<ProposalInfo> {
   await vscode.window.showTextDocument(editor.document, { preview: false, viewColumn: editor.viewColumn });
@@ -152,6 +152,25 @@ describe('optimize, diff, accept and discard', () => {
     assert.match(outcome.status === 'refused' ? outcome.message : '', /percentage/i);
     const proposal = await optimizeSelection(editor, '500');
     assert.ok(proposal.optimizedTokens <= proposal.originalTokens || proposal.softLimitEnforced);
+  });
+  it('says in the title when the budget could not be met', async () => {
+    const editor = await openDocument();
+    selectLines(editor, 2, 4);
+    const proposal = await optimizeSelection(editor, '1');
+    if (proposal.softLimitEnforced) assert.match(proposal.title, /budget/, proposal.title);
+    else assert.ok(proposal.optimizedTokens <= 1, proposal.title);
+  });
+
+  it('uses the model from settings as soon as it changes', async () => {
+    try {
+      await setSetting('model', 'gpt-4');
+      const editor = await openDocument();
+      const selection = selectLines(editor, 2, 4);
+      const proposal = await optimizeSelection(editor);
+      assert.equal(proposal.originalTokens, countTokens(editor.document.getText(selection), 'gpt-4'));
+    } finally {
+      await setSetting('model', undefined);
+    }
   });
 });
 
