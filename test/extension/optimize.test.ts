@@ -128,12 +128,18 @@ describe('optimize, diff, accept and discard', () => {
     assert.equal(a.document.getText(), aBefore.slice(0, offsetIn(aBefore, aSelection.start)) + textA + aBefore.slice(offsetIn(aBefore, aSelection.end)));
   });
 
-  it('explains instead of failing on whitespace-only selections and on the proposal itself', async () => {
+  it('explains instead of failing on whitespace-only and huge input and on the proposal itself', async () => {
     const editor = await openDocument('Title\n   \n\t\nEnd');
     selectLines(editor, 1, 2);
     const whitespace = (await vscode.commands.executeCommand(CommandId.Optimize)) as OptimizeOutcome;
     assert.equal(whitespace.status, 'refused');
     assert.match(whitespace.status === 'refused' ? whitespace.message : '', /only whitespace/);
+
+    const huge = await openDocument('word '.repeat(220_000), 'plaintext');
+    huge.selection = new vscode.Selection(0, 0, 0, 0);
+    const tooLarge = (await vscode.commands.executeCommand(CommandId.Optimize, { wholeDocument: true })) as OptimizeOutcome;
+    assert.equal(tooLarge.status, 'refused');
+    assert.match(tooLarge.status === 'refused' ? tooLarge.message : '', /1,100,000 characters/);
 
     const full = await openDocument();
     selectLines(full, 2, 3);

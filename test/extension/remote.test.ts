@@ -44,6 +44,22 @@ describe('remote engine against the real HTTP service', function () {
     });
   }
 
+  it('shows the server message of a 4xx answer (text over the server limit)', async () => {
+    const api = await getApi();
+    await api.storeApiKey(KEY ?? '');
+    await setSetting('remote.apiVariant', 'B');
+    const line = 'Revenue grew by 42% to $1.7 trillion; the Berlin team shipped API v2 on 2024-03-01 (ticket #4711).\n';
+    const editor = await openDocument(line.repeat(Math.floor(900_000 / line.length)), 'plaintext');
+    editor.selection = new vscode.Selection(0, 0, editor.document.lineCount - 1, 0);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize)) as OptimizeOutcome;
+    assert.equal(outcome.status, 'failed', JSON.stringify(outcome).slice(0, 500));
+    if (outcome.status !== 'failed') return;
+    assert.equal(outcome.failure.kind, 'client');
+    assert.equal('status' in outcome.failure ? outcome.failure.status : undefined, 400);
+    assert.equal('code' in outcome.failure ? outcome.failure.code : undefined, 'text_too_long');
+    assert.match(outcome.failure.message, /The server said|rejected the request \(400\): .+/);
+  });
+
   it('reports 401 for a wrong key, without the key in the message', async () => {
     const api = await getApi();
     const wrong = `tk_test_${'x'.repeat(40)}`;
