@@ -173,6 +173,19 @@ describe('server: errors over HTTP', function () {
     });
   });
 
+  describe('malformed HTTP', () => {
+    it('400 body_invalid for a request that is not HTTP, 431 for oversized headers; JSON either way', async () => {
+      const garbage = parseRawResponse((await rawExchange(server.url, ['NOT HTTP AT ALL\r\n\r\n'])).text);
+      assert.equal(garbage.status, 400);
+      assert.deepEqual(Object.keys(JSON.parse(garbage.body).error).sort(), ['code', 'message', 'param', 'type']);
+      assert.equal(JSON.parse(garbage.body).error.code, 'body_invalid');
+      const big = parseRawResponse((await rawExchange(server.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`])).text);
+      assert.equal(big.status, 431);
+      assert.equal(JSON.parse(big.body).error.type, 'invalid_request_error');
+      assert.equal((await call(server, '/healthz')).status, 200);
+    });
+  });
+
   describe('500 api_error', () => {
     it('never leaks a stack trace or internal message, and logs the failure', async () => {
       const failing: Executor = {
