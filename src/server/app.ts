@@ -58,6 +58,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const CORS_EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Budget-Tokens, X-Tokenizer-Encoding, X-Compute-Ms, X-Soft-Limit-Enforced';
 const BEARER_REALM = 'Bearer realm="prompt-optimizer"';
 
 /** Form bodies of Variant A: budget arrives as a decimal string; empty fields count as absent. */
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (cors(request, reply)) return reply.code(204).send();
     if (closing) {
       reply.header('Connection', 'close');
       throw new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
@@ -128,6 +130,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Unknown paths and methods are answered before any body is read.
     if (request.is404) throw notFound(request);
   });
+
+  /**
+   * Opt-in CORS for browser clients (a web extension): allowed origins get Access-Control-* headers, and
+   * a preflight (OPTIONS with Access-Control-Request-Method) on an optimize path gets 204. True when the
+   * request was a preflight that has been answered.
+   */
+  const corsOrigins = new Set(config.corsOrigins);
+  const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const origin = request.headers.origin;
+    if (!origin || corsOrigins.size === 0) return false;
+    const allowed = corsOrigins.has('*') ? '*' : corsOrigins.has(origin) ? origin : null;
+    if (!allowed) return false;
+    reply.header('Access-Control-Allow-Origin', allowed);
+    if (allowed !== '*') reply.header('Vary', 'Origin');
+    reply.header('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method'] || ALLOWED_METHODS[path] !== 'POST') return false;
+    reply.header('Access-Control-Allow-Methods', 'POST');
+    reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Request-Id');
+    reply.header('Access-Control-Max-Age', '600');
+    return true;
+  };
 
   // While closing, answers end their connection, so keep-alive clients cannot hold the close up.
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -29,6 +29,8 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** `redis://…` for shared rate-limit counters across instances (needs `ioredis` installed). */
   redisUrl?: string;
+  /** Origins allowed to call from a browser (CORS), e.g. `https://vscode.dev`, or `*`. Empty: no CORS headers. */
+  corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -36,6 +38,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   host: '127.0.0.1',
   port: 8787,
   extraKeys: [],
+  corsOrigins: [],
   workers: Math.max(1, availableParallelism()),
   maxQueue: 256,
   bodyLimitBytes: 1024 * 1024,
@@ -73,6 +76,7 @@ export const ENV_VARS: Record<string, keyof ServerConfig> = {
   PROMPT_OPTIMIZER_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
   PROMPT_OPTIMIZER_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   PROMPT_OPTIMIZER_REDIS_URL: 'redisUrl',
+  PROMPT_OPTIMIZER_CORS_ORIGINS: 'corsOrigins',
   PROMPT_OPTIMIZER_LOG_LEVEL: 'logLevel',
 };
 
@@ -92,6 +96,7 @@ export const FLAGS: Record<string, keyof ServerConfig> = {
   'headers-timeout-ms': 'headersTimeoutMs',
   'shutdown-grace-ms': 'shutdownGraceMs',
   'redis-url': 'redisUrl',
+  'cors-origins': 'corsOrigins',
   'log-level': 'logLevel',
 };
 
@@ -106,7 +111,7 @@ export function isLoopback(host: string): boolean {
  * `source` names where a value came from in error messages.
  */
 export function applySettings(base: ServerConfig, settings: Partial<Record<keyof ServerConfig, string>>, source: (field: keyof ServerConfig) => string): ServerConfig {
-  const config: ServerConfig = { ...base, extraKeys: [...base.extraKeys] };
+  const config: ServerConfig = { ...base, extraKeys: [...base.extraKeys], corsOrigins: [...base.corsOrigins] };
   for (const [field, raw] of Object.entries(settings) as [keyof ServerConfig, string | undefined][]) {
     if (raw === undefined) continue;
     const value = raw.trim();
@@ -123,6 +128,13 @@ export function applySettings(base: ServerConfig, settings: Partial<Record<keyof
         if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new ConfigError(`${source(field)} must be one of ${LOG_LEVELS.join(', ')}; got "${value}".`);
         config.logLevel = value as ServerConfig['logLevel'];
         break;
+      case 'corsOrigins': {
+        const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+        const bad = origins.find((o) => o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o));
+        if (bad) throw new ConfigError(`${source(field)} must be a comma-separated list of origins such as https://vscode.dev (scheme and host, no path), or *; got "${bad}".`);
+        config.corsOrigins = origins;
+        break;
+      }
       case 'extraKeys':
         break;
       default: {

@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { countTokens, optimize, resolveBudget } from '../../src/core/index';
 import { HealthResponse, VariantAResponse, VariantBResponse } from '../../src/schemas/index';
-import { assertError, call, startTestServer, wordyPrompt, type Answer, type TestServer } from './helpers';
+import { assertError, call, startTestServer, stubPool, wordyPrompt, type Answer, type TestServer } from './helpers';
 
 const PROMPT = wordyPrompt(120);
 
@@ -223,5 +223,39 @@ describe('server: API variants over HTTP', function () {
     it('rejects unknown fields instead of ignoring them (typos never silently use a default)', async () => {
       assertError(await call(server, '/optimize', { body: { text: 'x', budjet: 5 } }), 400, 'param_unknown', 'budjet');
     });
+  });
+});
+
+describe('server: CORS for browser clients (opt-in)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ corsOrigins: ['https://vscode.dev'] }, { executor: stubPool() });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('answers a preflight from an allowed origin with 204 and the allowed method and headers', async () => {
+    const answer = await call(server, '/optimize', { method: 'OPTIONS', key: null, headers: { origin: 'https://vscode.dev', 'access-control-request-method': 'POST' } });
+    assert.equal(answer.status, 204);
+    assert.equal(answer.headers.get('access-control-allow-origin'), 'https://vscode.dev');
+    assert.equal(answer.headers.get('access-control-allow-methods'), 'POST');
+    assert.match(answer.headers.get('access-control-allow-headers') ?? '', /Authorization/);
+  });
+
+  it('adds Access-Control-Allow-Origin and exposes the API headers on answers, errors included', async () => {
+    const ok = await call(server, '/optimize', { body: { text: 'hi' }, headers: { origin: 'https://vscode.dev' } });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('access-control-allow-origin'), 'https://vscode.dev');
+    assert.match(ok.headers.get('access-control-expose-headers') ?? '', /RateLimit-Remaining/);
+    const denied = await call(server, '/optimize', { body: { text: 'hi' }, key: null, headers: { origin: 'https://vscode.dev' } });
+    assert.equal(denied.status, 401);
+    assert.equal(denied.headers.get('access-control-allow-origin'), 'https://vscode.dev');
+  });
+
+  it('sends nothing for other origins, and without the option OPTIONS stays a 405', async () => {
+    const other = await call(server, '/optimize', { method: 'OPTIONS', key: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    assertError(other, 405, 'method_not_allowed');
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 });

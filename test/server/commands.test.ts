@@ -57,6 +57,7 @@ describe('server: serve and keys commands (in-process)', () => {
     assert.equal(config.keysFile, join(dir, 'k.txt'));
     assert.equal(config.extraKeys[0], key);
     assert.equal(config.extraKeys.length, 2, 'the env key and the dev key');
+    assert.deepEqual(resolveServeConfig(['--cors-origins', 'https://vscode.dev, http://localhost:3000'], {}, dir).config.corsOrigins, ['https://vscode.dev', 'http://localhost:3000']);
   });
 
   it('uses ./prompt-optimizer-keys.txt when it exists and nothing else is given', async () => {
@@ -73,13 +74,14 @@ describe('server: serve and keys commands (in-process)', () => {
       [['--log-level', 'loud'], {}, /--log-level/],
       [[], { PROMPT_OPTIMIZER_BODY_LIMIT: '1MB' }, /PROMPT_OPTIMIZER_BODY_LIMIT/],
       [[], { PROMPT_OPTIMIZER_API_KEY: 'sk-123' }, /PROMPT_OPTIMIZER_API_KEY is malformed/],
+      [['--cors-origins', 'https://vscode.dev/path'], {}, /--cors-origins/],
     ];
     for (const [args, env, message] of cases) assert.throws(() => resolveServeConfig(args, env, dir), (e: Error) => e instanceof CliUsageError && message.test(e.message));
     assert.throws(() => resolveServeConfig(['--nope'], {}, dir), /nope/);
   });
 
   it('documents every flag and variable in serve --help', () => {
-    for (const word of ['--host', '--port', '--keys-file', '--workers', '--max-queue', '--body-limit', '--max-input-tokens', '--rate-limit', '--task-timeout-ms', '--redis-url', '--dev-key', 'PROMPT_OPTIMIZER_API_KEY', 'PROMPT_OPTIMIZER_RATE_LIMIT']) {
+    for (const word of ['--host', '--port', '--keys-file', '--workers', '--max-queue', '--body-limit', '--max-input-tokens', '--rate-limit', '--task-timeout-ms', '--redis-url', '--cors-origins', '--dev-key', 'PROMPT_OPTIMIZER_API_KEY', 'PROMPT_OPTIMIZER_RATE_LIMIT']) {
       assert.ok(serveCommand.usage.includes(word), word);
     }
   });

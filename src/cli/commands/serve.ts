@@ -38,6 +38,8 @@ Options (each also an environment variable, shown after it; flags win):
                                                                              PROMPT_OPTIMIZER_SHUTDOWN_GRACE_MS
       --redis-url URL          Share rate-limit counters between instances (needs 'npm install ioredis').
                                                                              PROMPT_OPTIMIZER_REDIS_URL
+      --cors-origins LIST      Browser origins allowed to call (CORS), comma-separated, e.g.
+                               https://vscode.dev, or *. Default none.      PROMPT_OPTIMIZER_CORS_ORIGINS
       --log-level LEVEL        fatal, error, warn, info, debug, trace or silent. Default ${d.logLevel}.
                                                                              PROMPT_OPTIMIZER_LOG_LEVEL
       --dev-key                Create a tk_test_ key for this run only and print it once on stderr.
