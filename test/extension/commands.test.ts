@@ -71,3 +71,18 @@ describe('commands and menus', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
+
+describe('settings that send data somewhere', () => {
+  it('cannot be set by a workspace (application scope)', async function () {
+    if (!vscode.workspace.workspaceFolders?.length) this.skip();
+    for (const key of ['engine', 'remote.baseUrl', 'remote.apiVariant', 'remote.timeoutMs', 'remote.fallbackToLocal']) {
+      const schema = packageJson().contributes.configuration.properties[`promptOptimizer.${key}`];
+      assert.equal(schema.scope, 'application', key);
+      await assert.rejects(
+        Promise.resolve(vscode.workspace.getConfiguration('promptOptimizer').update(key, key === 'engine' ? 'remote' : 'x', vscode.ConfigurationTarget.Workspace)),
+        `VS Code refused to write promptOptimizer.${key} to the workspace settings`,
+      );
+    }
+    assert.equal(vscode.workspace.getConfiguration('promptOptimizer').get('engine'), 'local');
+  });
+});
