@@ -114,6 +114,9 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
       });
       return failed(deps, { kind: 'configuration', message: urlProblem, fallbackSuggested: false }, false);
     }
+    if (config.remote.apiVariant === 'A' && (request.model !== 'gpt-4o' || request.task)) {
+      deps.log.info('Variant A takes no model or task: the server counts with gpt-4o and ignores promptOptimizer.task.');
+    }
     apiKey = await deps.keys.get();
     if (!apiKey) {
       const stored = (await vscode.commands.executeCommand<boolean>('promptOptimizer.setApiKey')) === true;
