@@ -102,6 +102,8 @@ export class KeyStore {
   private watcher: FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private log: KeyStoreLog = silentLog;
+  /** Warnings from before a log was attached (the first load), replayed by `setLog`. */
+  private early: [object, string][] = [];
 
   constructor(
     private readonly keysFile: string | undefined,
@@ -114,6 +116,13 @@ export class KeyStore {
 
   setLog(log: KeyStoreLog): void {
     this.log = log;
+    for (const [object, message] of this.early) log.warn(object, message);
+    this.early = [];
+  }
+
+  private warn(object: object, message: string): void {
+    if (this.log === silentLog) this.early.push([object, message]);
+    else this.log.warn(object, message);
   }
 
   get size(): number {
@@ -134,10 +143,10 @@ export class KeyStore {
       try {
         text = readFileSync(this.keysFile, 'utf8');
       } catch (error) {
-        this.log.warn({ file: this.keysFile, code: (error as NodeJS.ErrnoException).code }, 'keys file unreadable; no keys loaded from it');
+        this.warn({ file: this.keysFile, code: (error as NodeJS.ErrnoException).code }, 'keys file unreadable; no keys loaded from it');
       }
       const { entries, badLines } = parseKeysFile(text);
-      if (badLines.length) this.log.warn({ file: this.keysFile, badLines }, 'keys file lines ignored');
+      if (badLines.length) this.warn({ file: this.keysFile, badLines }, 'keys file lines ignored');
       for (const entry of entries) fromFile.push(Buffer.from(entry.hash, 'hex'));
     }
     this.hashes = [...this.fixed, ...fromFile];

@@ -43,8 +43,8 @@ async function connectRedis(url: string): Promise<{ quit(): Promise<unknown> }> 
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const keys = new KeyStore(config.keysFile, config.extraKeys);
-  const executor = options.executor ?? new PoolExecutor({ workers: config.workers, maxQueue: config.maxQueue });
   const redis = options.redis ?? (config.redisUrl ? await connectRedis(config.redisUrl) : undefined);
+  const executor = options.executor ?? new PoolExecutor({ workers: config.workers, maxQueue: config.maxQueue });
   const app = await buildApp({ config, keys, executor, logStream: options.logStream, redis });
   app.addHook('onClose', async () => {
     keys.close();

@@ -68,6 +68,27 @@ describe('server: keys and auth', () => {
       assert.equal(store.size, 1);
       assert.throws(() => new KeyStore(undefined, ['tk_live_short']), /malformed/);
     });
+
+    it('reports an unreadable keys file and bad lines in the log once one is attached (line numbers only)', () => {
+      const file = join(dir, 'bad-lines.txt');
+      writeFileSync(file, `sha256:${'a'.repeat(64)}\ntk_live_${'s'.repeat(40)}\n`);
+      const warnings: [object, string][] = [];
+      const store = new KeyStore(file);
+      store.setLog({ info() {}, warn: (object, message) => warnings.push([object, message]) });
+      assert.equal(store.size, 1);
+      assert.deepEqual(warnings, [[{ file, badLines: [2] }, 'keys file lines ignored']]);
+      assert.ok(!JSON.stringify(warnings).includes('sss'), 'the bad line itself (maybe a raw key) is not logged');
+      const missing = new KeyStore(join(dir, 'nope.txt'));
+      const seen: string[] = [];
+      missing.setLog({ info() {}, warn: (_object, message) => seen.push(message) });
+      assert.deepEqual(seen, ['keys file unreadable; no keys loaded from it']);
+    });
+
+    it('explains that PROMPT_OPTIMIZER_REDIS_URL needs ioredis when it is not installed', async () => {
+      const { startServer } = await import('../../src/server/server');
+      const { DEFAULT_CONFIG } = await import('../../src/server/config');
+      await assert.rejects(startServer({ ...DEFAULT_CONFIG, port: 0, workers: 1, redisUrl: 'redis://127.0.0.1:1' }), /npm install ioredis/);
+    });
   });
 
   describe('a running server', () => {
