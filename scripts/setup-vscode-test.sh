@@ -85,6 +85,7 @@ printf '{ "name": "vscode-test-code-server", "private": true }\n' > package.json
 # machine's npm config (`yes = false`) cancels unless npm_config_yes=true.
 export npm_config_unsafe_perm=true npm_config_yes=true npm_config_audit=false npm_config_fund=false \
        npm_config_update_notifier=false npm_config_loglevel=error
+export JOBS=max # node-gyp: compile the native addons on every core
 NPM=(npm --no-audit --no-fund)
 
 say "npm install code-server@$CODE_SERVER_VERSION --ignore-scripts"

@@ -80,6 +80,24 @@ function withTimeout(promise, ms, what) {
   ]);
 }
 
+/**
+ * Resolves (as a failed outcome) when code-server's log says the extension host exited and no
+ * codeAutomationExit followed within 15 s: a crashed extension host fails fast instead of at the timeout.
+ */
+function extensionHostExited(logFile) {
+  let timer;
+  let graceTimer;
+  const promise = new Promise((resolve) => {
+    timer = setInterval(() => {
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+      const exited = /Extension Host Process exited with code: (\S+), signal: (\S+)\./.exec(log);
+      if (!exited || graceTimer) return;
+      graceTimer = setTimeout(() => resolve({ code: null, logs: [], timeout: `the extension host exited (code ${exited[1]}, signal ${exited[2]}) without reporting` }), 15000);
+    }, 500);
+  });
+  return { promise, cancel: () => (clearInterval(timer), clearTimeout(graceTimer)) };
+}
+
 function freshWorkspace(runDir, name) {
   const folder = join(runDir, name);
   cpSync(FIXTURES, folder, { recursive: true });
@@ -130,10 +148,13 @@ async function runSuites(runDir, browser, service) {
   });
   say('suites: workbench opened; the extension host runs the mocha suites …');
   let outcome;
+  const hostGone = extensionHostExited(server.logFile);
   try {
-    outcome = await withTimeout(exit, SUITES_TIMEOUT_MS, 'the extension host suites');
+    outcome = await withTimeout(Promise.race([exit, hostGone.promise]), SUITES_TIMEOUT_MS, 'the extension host suites');
   } catch (error) {
     outcome = { code: null, logs: [], timeout: error.message };
+  } finally {
+    hostGone.cancel();
   }
   say(`suites: finished in ${secs(Date.now() - started)} (exit code ${outcome.code ?? 'none'})`);
   saveWorkbenchLogs(outcome.logs, join(runDir, 'suites', 'workbench-logs'));
@@ -174,7 +195,7 @@ async function runUi(runDir, browser) {
     count('skipped', 1, `${ui.title}: ${skip}`);
     return;
   }
-  const workspace = freshWorkspace(runDir, 'workspace-ui');
+  const workspace = freshWorkspace(runDir, 'prompts'); // the folder name shows in the screenshots
   const server = await startCodeServer({ cacheDir: CACHE_DIR, runDir: join(runDir, 'ui'), folder: workspace, env: { PO_TEST_WORKSPACE: workspace }, name: 'code-server-ui' });
   say(`ui: code-server ${server.base} ready in ${secs(server.readyMs)}`);
   const consoleLog = join(runDir, 'ui', 'browser-console.log');
@@ -259,7 +280,7 @@ async function main() {
   }
 
   const browser = await launchBrowser(join(runDir, 'chromium-profile'));
-  onShutdown(() => browser.close());
+  onShutdown(() => browser.close().catch(() => {}));
   say(`Chromium ${browser.browser()?.version() ?? ''} launched (${CHROMIUM})`);
   if (runSuitesPhase) await runSuites(runDir, browser, service);
   if (runUiPhase) await runUi(runDir, browser);

@@ -139,15 +139,20 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   check(/\d[\d,]* tokens/.test(itemText), `status bar item "${itemText}" shows no token count`);
   log(`status bar after accept: "${itemText}"`);
   await item.hover();
-  await page.locator('.workbench-hover:visible').first().waitFor({ timeout: 5000 }).catch(() => log('no tooltip appeared on hover'));
+  const hover = page.locator('.workbench-hover:visible').first();
+  const hoverShown = await hover.waitFor({ timeout: 5000 }).then(() => true, () => false);
+  if (!hoverShown) log('no tooltip appeared on hover');
   await page.waitForTimeout(500);
   const box = await item.boundingBox();
+  const tip = hoverShown ? await hover.boundingBox() : null;
   const viewport = page.viewportSize();
   check(box && viewport, 'status bar item has no position');
-  const width = Math.min(560, viewport.width);
-  const height = Math.min(260, viewport.height);
-  const x = Math.max(0, Math.min(viewport.width - width, box.x + box.width / 2 - width / 2));
-  await page.screenshot({ path: join(screenshotsDir, 'screenshot-statusbar.png'), clip: { x, y: viewport.height - height, width, height } });
+  // The counter with its tooltip, some neighbouring status-bar items, a margin.
+  const left = Math.max(0, Math.min(box.x, tip?.x ?? box.x) - 220);
+  const right = Math.min(viewport.width, Math.max(box.x + box.width, tip ? tip.x + tip.width : 0) + 80);
+  const top = Math.max(0, (tip?.y ?? box.y - 60) - 16);
+  const clip = { x: left, y: top, width: right - left, height: viewport.height - top };
+  await page.screenshot({ path: join(screenshotsDir, 'screenshot-statusbar.png'), clip });
   log('saved screenshot-statusbar.png');
   return { status: 'passed' };
 }
