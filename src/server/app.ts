@@ -88,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: config.connectionsCheckIntervalMs } as never,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: config.connectionsCheckIntervalMs },
     return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (raw) => {
