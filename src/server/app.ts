@@ -66,7 +66,7 @@ export function parseFormBody(text: string): Record<string, unknown> {
   const parsed: Record<string, unknown> = { ...parseQueryString(text) };
   for (const field of ['budget', 'mode'] as const) if (parsed[field] === '') delete parsed[field];
   const budget = parsed.budget;
-  if (typeof budget === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(budget)) parsed.budget = Number(budget);
+  if (typeof budget === 'string' && /^\s*\d+\s*$/.test(budget)) parsed.budget = Number(budget);
   return parsed;
 }
 

@@ -118,6 +118,10 @@ describe('server: API variants over HTTP', function () {
       assert.equal(empty.headers.get('x-budget-tokens'), '1000');
       assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&budget=lots', contentType: 'application/x-www-form-urlencoded' }), 400, 'budget_invalid', 'budget');
       assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&budget=1.5', contentType: 'application/x-www-form-urlencoded' }), 400, 'budget_invalid', 'budget');
+      assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&budget=2.0', contentType: 'application/x-www-form-urlencoded' }), 400, 'budget_invalid', 'budget');
+      assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&budget=0', contentType: 'application/x-www-form-urlencoded' }), 400, 'budget_invalid', 'budget');
+      assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&mode=fast', contentType: 'application/x-www-form-urlencoded' }), 400, 'mode_invalid', 'mode');
+      assertError(await call(server, '/v1/optimize', { body: 'prompt=hi&text=x', contentType: 'application/x-www-form-urlencoded' }), 400, 'param_unknown', 'text');
       assertError(await call(server, '/v1/optimize', { body: 'prompt=a&prompt=b', contentType: 'application/x-www-form-urlencoded' }), 400, 'text_invalid', 'prompt');
       assertError(await call(server, '/v1/optimize', { body: 'budget=5', contentType: 'application/x-www-form-urlencoded' }), 400, 'param_missing', 'prompt');
     });
