@@ -23,6 +23,9 @@ Options:
       --key KEY          revoke: the key itself instead of its id.
   -h, --help             Show this help.
 
+Exit status: 0 success, 1 keys file missing or unwritable, or no matching key to revoke, 2 bad
+arguments.
+
 Examples:
   KEY=$(prompt-optimizer keys create --test --note ci)
   prompt-optimizer keys revoke 3f2a9c1d

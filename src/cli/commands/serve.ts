@@ -47,6 +47,9 @@ Options (each also an environment variable, shown after it; flags win):
 
 PROMPT_OPTIMIZER_API_KEY=tk_… adds one accepted key (for development and tests).
 
+Exit status: 0 after a graceful shutdown, 1 could not start (port in use, worker failed, shutdown
+deadline passed), 2 bad arguments or environment variables.
+
 Examples:
   prompt-optimizer keys create --test && prompt-optimizer serve
   PROMPT_OPTIMIZER_API_KEY=tk_test_... prompt-optimizer serve --port 0 --workers 1
