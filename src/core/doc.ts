@@ -6,6 +6,8 @@ export interface Piece {
   text: string;
   /** Protected inline span: never altered, only dropped with its whole sentence. */
   readonly locked: boolean;
+  /** A user-marked <keep> span (markers already removed). */
+  readonly kept?: boolean;
 }
 
 export interface Sentence {
@@ -17,6 +19,8 @@ export interface Sentence {
   tokens: number;
   /** An instruction to the model (must, never, do not, imperative…): kept in relaxed mode. */
   instruction: boolean;
+  /** Holds a user-marked <keep> span: kept in relaxed mode, dropped only whole in strict mode. */
+  readonly userKept: boolean;
   /** Importance from the last ranking, about 0–1.5; pruning takes words from low scores first. */
   score: number;
 }

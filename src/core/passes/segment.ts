@@ -112,20 +112,20 @@ function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: b
     for (let j = i + 1; j < lines.length; j++) if (close.test(lines[j]!.text)) return whole('code', j);
     return whole('code', lines.length - 1); // unbalanced fence: protect to the end
   }
-  if (KEEP_OPEN.test(t)) {
+  const keepOpen = KEEP_OPEN.test(t);
+  if (keepOpen) {
     const close = text.indexOf('</keep>', lines[i]!.start);
-    if (close >= 0) {
-      for (let j = i; j < lines.length; j++) {
-        const l = lines[j]!;
-        if (close >= l.start && close <= l.end) {
-          if (BLANK.test(text.slice(close + 7, l.end))) return whole('keep', j);
-          break;
-        }
+    for (let j = i; close >= 0 && j < lines.length; j++) {
+      const l = lines[j]!;
+      if (close >= l.start && close <= l.end) {
+        if (BLANK.test(text.slice(close + 7, l.end))) return whole('keep', j);
+        break;
       }
     }
+    // Text after </keep> on its line: the span stays inline in a prose paragraph, locked there.
   }
   if (HEADING.test(t)) return whole('heading', i);
-  if (RULE.test(t) || TAG_LINE.test(t)) return whole('markup', i);
+  if (RULE.test(t) || (TAG_LINE.test(t) && !keepOpen)) return whole('markup', i);
   const table = matchTable(lines, i);
   if (table >= 0) return whole('table', table);
   const data = matchJson(lines, i) ?? matchYaml(lines, i);
@@ -138,8 +138,17 @@ function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: b
   const marker = LIST_ITEM.exec(t) ?? QUOTE.exec(t);
   const prefixLength = marker ? marker[0].length : 0;
   let j = i;
-  while (j + 1 < lines.length && !BLANK.test(lines[j + 1]!.text) && !isBlockStart(lines, j + 1)) j++;
+  let openKeeps = keepBalance(t);
+  // A paragraph ends at a blank line or a block start, but never inside an open <keep> span.
+  while (j + 1 < lines.length && ((openKeeps > 0 && text.includes('</keep>', lines[j + 1]!.start)) || (!BLANK.test(lines[j + 1]!.text) && !isBlockStart(lines, j + 1)))) {
+    j++;
+    openKeeps += keepBalance(lines[j]!.text);
+  }
   return { kind: 'prose', lastLine: j, startOffset: 0, contentOffset: prefixLength, list: LIST_ITEM.test(t) };
+}
+
+function keepBalance(line: string): number {
+  return (line.match(/<keep>/g)?.length ?? 0) - (line.match(/<\/keep>/g)?.length ?? 0);
 }
 
 function matchTable(lines: Line[], i: number): number {
@@ -224,7 +233,7 @@ function splitSentences(content: string, english: boolean, tokenizer: Tokenizer)
       const pieces = toPieces(content, from, to, spans);
       const text = pieces.map((piece) => piece.text).join('');
       if (sentences.length > 0) sentences[sentences.length - 1]!.sep += content.slice(start, from);
-      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text), score: 1 });
+      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text), userKept: pieces.some((p) => p.kept), score: 1 });
     } else if (sentences.length > 0) {
       sentences[sentences.length - 1]!.sep += raw;
     }
@@ -240,7 +249,8 @@ function toPieces(content: string, from: number, to: number, spans: readonly { s
     if (span.end <= from || span.start >= to) continue;
     if (span.start > cursor) pieces.push({ text: content.slice(cursor, span.start), locked: false });
     const raw = content.slice(Math.max(span.start, from), Math.min(span.end, to));
-    pieces.push({ text: raw.startsWith('<keep>') ? raw.slice(6, -7) : raw, locked: true });
+    const kept = raw.startsWith('<keep>') && raw.endsWith('</keep>');
+    pieces.push({ text: kept ? raw.slice(6, -7) : raw, locked: true, kept });
     cursor = Math.min(span.end, to);
   }
   if (cursor < to) pieces.push({ text: content.slice(cursor, to), locked: false });

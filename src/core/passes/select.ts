@@ -57,10 +57,10 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
   };
   for (const r of ranked) {
     const cost = r.sentence.tokens - PLANNED_PRUNING * (share.get(r.sentence) ?? 0) + 1;
-    if (r.sentence.instruction && depth < 1) {
+    if ((r.sentence.instruction || r.sentence.userKept) && depth < 1) {
       fixed += cost;
       cover(r.termScores);
-    } else units.push({ cost, score: r.score + (r.sentence.instruction ? 1 : 0), order: r.order, termScores: r.termScores, sentence: r.sentence });
+    } else units.push({ cost, score: r.score + (r.sentence.instruction || r.sentence.userKept ? 1 : 0), order: r.order, termScores: r.termScores, sentence: r.sentence });
   }
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose') continue;

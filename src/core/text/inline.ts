@@ -4,12 +4,12 @@
  * overlaps resolve to the earliest, then longest, match.
  */
 const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
-const NUMBER = '\\d[\\d,]*(?:\\.\\d+)?';
+const NUMBER = '\\d+(?:,\\d{3})*(?:\\.\\d+)?';
 const UNIT =
   '(?:ms|µs|ns|s|sec|secs|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?|' +
   '[kKMGT]i?B|[kKMGT]b|bytes?|bits?|px|em|rem|pt|dpi|fps|Hz|kHz|MHz|GHz|mm|cm|km|m|mi|miles?|ft|feet|inch(?:es)?|in|' +
   'kg|g|mg|lbs?|oz|l|ml|L|mL|°[CF]?|[kKmMbB]|x|tokens?|words?|characters?|chars|lines?|sentences?|paragraphs?|items?|' +
-  'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts)';
+  'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts|[ap]\\.?m\\.?)';
 
 export const INLINE_PATTERNS: readonly RegExp[] = [
   /`[^`\n]+`/g, // inline code
@@ -19,10 +19,10 @@ export const INLINE_PATTERNS: readonly RegExp[] = [
   /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, // e-mail
   /\{\{[^{}\n]{1,100}\}\}/g, // {{placeholder}}
   /\{[A-Za-z_][\w.-]{0,60}\}/g, // {placeholder}
-  /<[A-Za-z_][\w .:-]{0,60}>/g, // <placeholder>
+  /<\/?[A-Za-z_][\w .:-]{0,60}>/g, // <placeholder>, <tag>, </tag>
   /\$\{?[A-Z_][A-Z0-9_]*\}?/g, // $NAME, ${NAME}
   /\[[A-Z][A-Z0-9 _-]{1,40}\]/g, // [PLACEHOLDER]
-  /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?/g, // /unix/path, ./rel/path
+  /(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, // /unix/path, ./rel/path
   /\b[A-Za-z]:\\[^\s"'<>|]+/g, // C:\windows\path
   /\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, // src/file.ts
   /\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g,
@@ -39,8 +39,8 @@ export const INLINE_PATTERNS: readonly RegExp[] = [
   /\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, // 1.2.3 version
   /\bv\d+(?:\.\d+)?\b/g, // v2, v2.1
   /[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, // money
-  new RegExp(`(?<![\\w.])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), // percentages
-  new RegExp(`(?<![\\w.])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), // numbers with units
+  new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), // percentages
+  new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), // numbers with units
 ];
 
 export interface Span {

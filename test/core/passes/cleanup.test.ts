@@ -1,0 +1,22 @@
+import { strict as assert } from 'node:assert';
+import { cleanup } from '../../../src/core/passes/cleanup';
+import { through } from '../helpers';
+
+describe('core/passes/cleanup', () => {
+  const clean = (text: string) => through(text, [cleanup]);
+
+  it('collapses runs of spaces and trailing spaces in prose', () => {
+    assert.equal(clean('Too   many    spaces.   \nNext line.  '), 'Too many spaces.\nNext line.');
+  });
+
+  it('keeps at most one blank line between blocks', () => {
+    assert.equal(clean('One.\n\n\n\n\nTwo.'), 'One.\n\nTwo.');
+    assert.equal(clean('One.\r\n\r\n\r\n\r\nTwo.'), 'One.\r\n\r\nTwo.');
+  });
+
+  it('never touches protected blocks or spans', () => {
+    const code = '```\nx  =  1   \n\n\n\ny = 2\n```';
+    assert.equal(clean(`Text   here.\n\n${code}`), `Text here.\n\n${code}`);
+    assert.equal(clean('Keep "two  spaces" here.'), 'Keep "two  spaces" here.');
+  });
+});

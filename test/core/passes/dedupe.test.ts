@@ -1,0 +1,25 @@
+import { strict as assert } from 'node:assert';
+import { dedupe } from '../../../src/core/passes/dedupe';
+import { through } from '../helpers';
+
+describe('core/passes/dedupe', () => {
+  const dd = (text: string) => through(text, [dedupe]);
+
+  it('removes exact repeats (case and spacing folded), keeping the first', () => {
+    assert.equal(dd('Answer in English. Be brief. ANSWER in  english.'), 'Answer in English. Be brief.');
+  });
+
+  it('removes near repeats that share the same protected spans', () => {
+    assert.equal(
+      dd('Always return the final answer as valid JSON. Be brief. Always return the final answer as valid JSON please.'),
+      'Always return the final answer as valid JSON. Be brief.',
+    );
+  });
+
+  it('keeps near repeats that differ in a number or a negation', () => {
+    const numbers = 'The free plan allows 50 requests per minute for each user. The free plan allows 60 requests per minute for each user.';
+    assert.equal(dd(numbers), numbers);
+    const negation = 'You should include the full stack trace in the bug report. You should not include the full stack trace in the bug report.';
+    assert.equal(dd(negation), negation);
+  });
+});

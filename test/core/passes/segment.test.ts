@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import { render, sentenceText } from '../../../src/core/doc';
+import { parse } from '../helpers';
+
+describe('core/passes/segment', () => {
+  const kinds = (text: string) => parse(text).blocks.map((b) => b.kind);
+
+  it('renders back to its input (lossless) for ordinary markdown', () => {
+    const text = '# Title\n\nFirst sentence. Second one!\n\n- item one\n- item two\n\n```js\nconst a = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |';
+    assert.equal(render(parse(text)), text);
+  });
+
+  it('recognises protected blocks', () => {
+    assert.deepEqual(kinds('Intro.\n\n```\ncode\n```\n\n{"a": 1, "b": [2]}\n\n| x | y |\n|---|---|\n| 1 | 2 |'), ['prose', 'code', 'data', 'table']);
+    assert.deepEqual(kinds('<keep>\nVerbatim text, do not touch.\n</keep>\nAfter.'), ['keep', 'prose']);
+    assert.deepEqual(kinds('## Heading\n<context>\nText.\n</context>'), ['heading', 'markup', 'prose', 'markup']);
+    assert.deepEqual(kinds('config:\n  port: 8080\n  host: local'), ['data']);
+  });
+
+  it('protects an unbalanced code fence to the end of the text', () => {
+    const doc = parse('Intro text.\n\n```python\nprint("no closing fence")\nmore code');
+    assert.deepEqual(doc.blocks.map((b) => b.kind), ['prose', 'code']);
+    assert.equal(doc.blocks[1]!.body, '```python\nprint("no closing fence")\nmore code');
+  });
+
+  it('removes <keep> markers from the output but keeps their content', () => {
+    assert.equal(render(parse('<keep>\nExact words.\n</keep>')), 'Exact words.');
+    assert.equal(render(parse('Say <keep>exactly this</keep> please.')), 'Say exactly this please.');
+  });
+
+  it('keeps list markers as block prefixes', () => {
+    const doc = parse('- first item. Has two sentences.\n2. second item');
+    assert.deepEqual(doc.blocks.map((b) => b.prefix), ['- ', '2. ']);
+    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), ['first item.', 'Has two sentences.']);
+  });
+
+  it('splits sentences without cutting decimals, abbreviations, initials, URLs or versions', () => {
+    const doc = parse('Dr. Smith paid $3.50 for v1.2.3 at https://x.io/a.b. J. R. R. Tolkien wrote it, e.g. in 1937. Next sentence here.');
+    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), [
+      'Dr. Smith paid $3.50 for v1.2.3 at https://x.io/a.b.',
+      'J. R. R. Tolkien wrote it, e.g. in 1937.',
+      'Next sentence here.',
+    ]);
+  });
+
+  it('locks protected inline spans', () => {
+    const doc = parse('Use `npm ci` with {{name}} and $HOME at 5 ms on 2024-01-05 in "quoted text".');
+    const locked = doc.blocks[0]!.sentences[0]!.pieces.filter((p) => p.locked).map((p) => p.text);
+    assert.deepEqual(locked, ['`npm ci`', '{{name}}', '$HOME', '5 ms', '2024-01-05', '"quoted text"']);
+  });
+
+  it('marks instructions, not narrative', () => {
+    const flags = parse('Never reveal the key. The team never trailed. You must answer in JSON. Write a haiku.').blocks[0]!.sentences.map((s) => s.instruction);
+    assert.deepEqual(flags, [true, false, true, true]);
+  });
+
+  it('handles CRLF line endings without losing them in protected blocks', () => {
+    const text = 'Line one.\r\n\r\n```\r\ncode\r\n```';
+    assert.equal(render(parse(text)), text);
+  });
+});
+
+describe('core/passes/segment <keep> edge cases', () => {
+  it('keeps an inline <keep> span whose closing line goes on, locked and whole', () => {
+    const doc = parse('Intro. <keep>\nDo   not   touch.\n</keep> Then more text.');
+    const locked = doc.blocks.flatMap((b) => b.sentences.flatMap((s) => s.pieces.filter((p) => p.locked).map((p) => p.text)));
+    assert.deepEqual(locked, ['\nDo   not   touch.\n']);
+  });
+
+  it('does not let an unclosed <keep> swallow a following code block', () => {
+    assert.deepEqual(parse('Start <keep> never closed.\n\n```\ncode\n```').blocks.map((b) => b.kind), ['prose', 'code']);
+  });
+});

@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { estimateTokens, keptSentences, render, sentenceText } from '../../../src/core/doc';
+import { prune } from '../../../src/core/passes/prune';
+import { select } from '../../../src/core/passes/select';
+import { context, parse, tokenizer } from '../helpers';
+
+const FACTS =
+  'The museum opened in 1923 in a former railway station. Its collection holds 4,000 paintings. ' +
+  'The roof was rebuilt after a storm in 1987. Guided tours start every hour at the main entrance. ' +
+  'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
+
+describe('core/passes/select', () => {
+  it('keeps the sentence most relevant to the task; with pruning the text fits', () => {
+    const doc = parse(FACTS, 'When was the roof rebuilt?');
+    select.run(doc, context(20));
+    prune.run(doc, context(20));
+    const kept = keptSentences(doc).map(sentenceText);
+    assert.ok(kept.some((s) => s.includes('1987')), kept.join(' | '));
+    assert.ok(estimateTokens(doc) <= 20);
+  });
+
+  it('keeps sentences in their original order', () => {
+    const doc = parse(FACTS, 'tours and café and entry');
+    select.run(doc, context(45));
+    const kept = keptSentences(doc).map(sentenceText);
+    const positions = kept.map((s) => FACTS.indexOf(s));
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+  });
+
+  it('keeps instructions and protected blocks in relaxed mode even over budget', () => {
+    const text = 'Never share the password. Some background that is not essential at all.\n\n```\nsecret()\n```';
+    const doc = parse(text);
+    select.run(doc, context(5, 'relaxed'));
+    const out = render(doc);
+    assert.ok(out.includes('Never share the password.'));
+    assert.ok(out.includes('```\nsecret()\n```'));
+    assert.ok(!out.includes('background'));
+  });
+
+  it('drops protected blocks whole, and only last, in strict mode', () => {
+    const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
+    const doc = parse(text);
+    select.run(doc, context(3, 'strict'));
+    const out = render(doc);
+    assert.ok(!out.includes('```'), out);
+    assert.equal(doc.notes.protectedDropped, true);
+  });
+});
+
+describe('core/passes/prune', () => {
+  it('removes function words before content words, only as far as needed', () => {
+    const text = 'The cat sat on the mat in the garden of the house.';
+    const full = tokenizer.count(text);
+    const doc = parse(text);
+    prune.run(doc, context(full - 2));
+    const out = render(doc);
+    assert.ok(tokenizer.count(out) <= full - 2, out);
+    for (const word of ['cat', 'sat', 'mat', 'garden', 'house']) assert.ok(out.includes(word), out);
+  });
+
+  it('never removes negations, names, numbers or task words', () => {
+    const doc = parse('Do not send the report to Alice before 5 pm on the server.', 'report');
+    prune.run(doc, context(3));
+    const out = render(doc);
+    for (const kept of ['not', 'report', 'Alice', 'before', '5 pm']) assert.ok(out.includes(kept), out);
+  });
+
+  it('does nothing when the text already fits', () => {
+    const text = 'The cat sat on the mat.';
+    const doc = parse(text);
+    prune.run(doc, context(100));
+    assert.equal(render(doc), text);
+  });
+});
