@@ -18,7 +18,7 @@ interface Candidate {
 /**
  * Pass 6: word-level pruning inside kept sentences, lowest information first (function words before
  * content words), only until the text fits. Never removes protected spans, negations and
- * restrictions, capitalised names, or words of the task. English only.
+ * restrictions, capitalised names, words of the task, or content words of instructions. English only.
  */
 export const prune: Pass = {
   name: 'prune',
@@ -63,6 +63,8 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
         }
         if (relevant) continue;
         const stop = STOPWORDS.has(lower);
+        // Instructions lose at most their function words: "Never change the API" must not become "Never API".
+        if (!stop && (sentence.instruction || sentence.userKept)) continue;
         // The word and the boundary around it decide how the sentence reads without it.
         // Words of less important sentences go first (LongLLMLingua's dynamic compression ratio).
         const weight = 0.5 + Math.min(1, sentence.score);

@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { countTokens, optimize, OptimizeError } from '../../src/core';
+
+const code = (error: unknown) => (error instanceof OptimizeError ? `${error.code}:${error.param}` : String(error));
+
+describe('core/optimize', () => {
+  it('reports counts, reduction, budget, latency and the passes it ran', () => {
+    const text = 'In order to finish, please run the tests. Due to the fact that CI is slow, it is really very slow.';
+    const r = optimize({ text, budget: '50%' });
+    assert.equal(r.originalTokens, countTokens(text));
+    assert.equal(r.optimizedTokens, countTokens(r.text));
+    assert.equal(r.budgetTokens, Math.floor(r.originalTokens / 2));
+    assert.equal(r.reductionPercent, Math.round(((r.originalTokens - r.optimizedTokens) / r.originalTokens) * 10000) / 100);
+    assert.ok(r.latencyMs >= 0);
+    const names = r.passes.map((p) => p.name);
+    assert.deepEqual(names.slice(0, 5), ['segment', 'cleanup', 'rewrite', 'dedupe', 'select']);
+    assert.equal(names.at(-1), 'render');
+    assert.equal(r.model, 'gpt-4o');
+    assert.equal(r.encoding, 'o200k_base');
+  });
+
+  it('runs only the meaning-preserving passes when the budget is not binding', () => {
+    const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
+    assert.equal(r.text, 'Note: the build is slow.');
+    assert.deepEqual(r.passes.map((p) => p.name), ['segment', 'cleanup', 'rewrite', 'dedupe', 'render']);
+    assert.equal(r.softLimitEnforced, false);
+  });
+
+  it('raises typed errors naming the field', () => {
+    assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
+    assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');
+    assert.equal(code(catchError(() => optimize({ text: 'x', mode: 'fast' as 'strict' }))), 'mode_invalid:mode');
+    assert.equal(code(catchError(() => optimize({ text: 'x', model: 'llama-3' }))), 'model_unsupported:model');
+    assert.equal(code(catchError(() => optimize({ text: 'x', task: 7 as unknown as string }))), 'task_invalid:task');
+  });
+
+  it('returns empty text for empty input', () => {
+    const r = optimize({ text: '', budget: '50%' });
+    assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);
+  });
+
+  it('keeps code, JSON and the instructions in relaxed mode, and says so when over budget', () => {
+    const text = 'Never change the API. Background: the service was written in 2019 by a small team over a long summer.\n\n```ts\nexport const answer = 42;\n```';
+    const r = optimize({ text, budget: 5, mode: 'relaxed' });
+    assert.ok(r.text.includes('Never change'), r.text);
+    assert.ok(r.text.includes('API.'), r.text);
+    assert.ok(r.text.includes('```ts\nexport const answer = 42;\n```'));
+    assert.ok(r.optimizedTokens > r.budgetTokens);
+    assert.equal(r.softLimitEnforced, true);
+  });
+
+  it('meets a strict budget by dropping the code block whole, and says so', () => {
+    const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
+    const r = optimize({ text, budget: 6, mode: 'strict' });
+    assert.ok(r.optimizedTokens <= 6);
+    assert.ok(!r.text.includes('```'));
+    assert.equal(r.softLimitEnforced, true);
+  });
+
+  it('prefers what the task asks about', () => {
+    const text = 'The office opens at 9 am. Parking is free for visitors. The cafeteria serves lunch until 2 pm. The wifi password is on the badge.';
+    const r = optimize({ text, budget: 12, mode: 'strict', task: 'Where do I find the wifi password?' });
+    assert.ok(r.text.includes('wifi password'), r.text);
+  });
+
+  for (const [language, text] of [
+    ['German', 'Bitte lesen Sie den folgenden Text sorgfältig durch. Der Bericht beschreibt die Ergebnisse des Projekts im Jahr 2023. Die Kosten lagen bei 15.000 Euro. Das Team bestand aus fünf Personen. Wir bitten um eine kurze Zusammenfassung auf Deutsch. Danke für Ihre Hilfe.'],
+    ['Spanish', 'Por favor, lea el siguiente texto con atención. El informe describe los resultados del proyecto en el año 2023. El costo fue de 15.000 euros. El equipo estaba formado por cinco personas. Pedimos un resumen breve en español. Gracias por su ayuda.'],
+  ]) {
+    it(`shortens ${language} prompts without garbling them`, () => {
+      const r = optimize({ text: text!, budget: '60%' });
+      assert.ok(r.optimizedTokens < r.originalTokens && r.optimizedTokens <= r.budgetTokens);
+      // Language-neutral passes only: every kept sentence is an original sentence, word for word.
+      for (const sentence of r.text.split(/(?<=\.)\s+/)) assert.ok(text!.includes(sentence), sentence);
+    });
+  }
+
+  it('uses the encoding of the chosen model', () => {
+    const text = 'Tokens differ between encodings: ½ ∑ ∫ “quotes” 🤖.';
+    assert.equal(optimize({ text, model: 'gpt-4' }).originalTokens, countTokens(text, 'gpt-4'));
+    assert.notEqual(countTokens(text, 'gpt-4'), countTokens(text, 'gpt-4o'));
+  });
+
+  // Golden examples: expected outputs written and checked by hand.
+  const golden: [string, string][] = [
+    [
+      'I want you to act as a Linux terminal. I would really appreciate it if you could reply with what the terminal should show.\n\n\n\nDo not write explanations.',
+      'Act as a Linux terminal. Reply with what the terminal should show.\n\nDo not write explanations.',
+    ],
+    [
+      '## Task\n\nIn order to help, summarize   the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
+      '## Task\n\nTo help, summarize the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
+    ],
+  ];
+  for (const [input, expected] of golden) {
+    it(`golden: ${JSON.stringify(input.slice(0, 40))}…`, () => assert.equal(optimize({ text: input }).text, expected));
+  }
+});
+
+function catchError(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
