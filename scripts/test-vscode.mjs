@@ -72,6 +72,13 @@ function printTail(file, lines = 60) {
   console.log('-----');
 }
 
+function findFiles(dir, pattern) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && pattern.test(entry.name))
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+}
+
 function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([
@@ -220,6 +227,7 @@ async function runUi(runDir, browser) {
     const shot = join(shots, 'failure.png');
     await page.screenshot({ path: shot }).then(() => notes.push(`      screenshot of the failure: ${shot}`), () => {});
     printTail(consoleLog, 30);
+    for (const log of findFiles(join(runDir, 'ui', 'user-data', 'logs'), /^(Prompt Optimizer|exthost|remoteexthost)\.log$/)) printTail(log, 30);
   } finally {
     await page.close().catch(() => {});
     await server.stop();
