@@ -26,6 +26,13 @@ die() {
   exit 1
 }
 trap 'die "command failed (exit $?) at line $LINENO: $BASH_COMMAND"' ERR
+# Network steps get a second chance after a short pause (a registry or mirror hiccup).
+retry() {
+  "$@" && return 0
+  say "retrying in 5 s: $*"
+  sleep 5
+  "$@"
+}
 
 # The marker names everything the native addons depend on: code-server version, Node ABI, platform.
 NODE_ID="$(node -p 'process.versions.node.split(".")[0] + "-abi" + process.versions.modules + "-" + process.platform + "-" + process.arch')"
@@ -53,9 +60,9 @@ else
   fi
   command -v apt-get >/dev/null 2>&1 || die "apt-get not found; install by hand: $MISSING (chromium, ripgrep, Kerberos headers)"
   say "apt-get update (missing: $MISSING)"
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
+  retry "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
   say "apt-get install ${APT_PACKAGES[*]}"
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >/dev/null \
+  retry "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >/dev/null \
     || die "apt-get install ${APT_PACKAGES[*]} failed"
   MISSING="$(missing_apt)"
   [[ -z "$MISSING" ]] || die "still missing after apt-get install: $MISSING"
@@ -89,7 +96,7 @@ export JOBS=max # node-gyp: compile the native addons on every core
 NPM=(npm --no-audit --no-fund)
 
 say "npm install code-server@$CODE_SERVER_VERSION --ignore-scripts"
-"${NPM[@]}" install --ignore-scripts --no-save "code-server@$CODE_SERVER_VERSION" \
+retry "${NPM[@]}" install --ignore-scripts --no-save "code-server@$CODE_SERVER_VERSION" \
   || die "npm install code-server@$CODE_SERVER_VERSION failed (npm registry reachable?)"
 CS="$CACHE_DIR/node_modules/code-server"
 [[ -f "$CS/out/node/entry.js" ]] || die "code-server package has no out/node/entry.js"
@@ -102,7 +109,7 @@ say "npm rebuild argon2"
 VS="$CS/lib/vscode"
 cd "$VS"
 say "lib/vscode: npm install --omit=dev --ignore-scripts"
-"${NPM[@]}" install --omit=dev --ignore-scripts || die "npm install in lib/vscode failed"
+retry "${NPM[@]}" install --omit=dev --ignore-scripts || die "npm install in lib/vscode failed"
 
 # @vscode/ripgrep's postinstall downloads rg from GitHub; it exits early once bin/ exists.
 mkdir -p node_modules/@vscode/ripgrep/bin
@@ -116,7 +123,7 @@ ln -sfn node_modules node_modules.asar
 [[ -f bin/helpers/browser-linux.sh ]] && ln -sfn browser-linux.sh bin/helpers/browser.sh
 
 say "lib/vscode/extensions: npm install --omit=dev"
-(cd extensions && "${NPM[@]}" install --omit=dev) || die "npm install in lib/vscode/extensions failed"
+(cd extensions && retry "${NPM[@]}" install --omit=dev) || die "npm install in lib/vscode/extensions failed"
 
 # Smoke check: the server entry loads and reports its version.
 say "checking: code-server --version"
