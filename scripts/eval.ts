@@ -56,7 +56,7 @@ for (const group of groups) {
     });
   }
 }
-console.log(`\nAnswer survival — SQuAD "Super Bowl 50", ${groups.length} contexts of 8 paragraphs (≈${Math.round(countTokens(groups[0]!.context))} tokens), ${questionCount} questions as the task`);
+console.log(`\nAnswer survival — SQuAD "Super Bowl 50", ${groups.length} contexts of 8 paragraphs (mean ${Math.round(groups.reduce((n, g) => n + countTokens(g.context), 0) / groups.length)} tokens), ${questionCount} questions as the task`);
 table(['method', ...BUDGETS.map((b) => `${b * 100}% budget`)], methods.map((m, i) => [m.name, ...survived[i]!.map((s) => pct(s / questionCount))]));
 
 // 2. Reduction and retention on awesome-chatgpt-prompts, default budget (only the safe passes run).
