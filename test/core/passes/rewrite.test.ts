@@ -40,6 +40,7 @@ describe('core/passes/rewrite', () => {
     ['Do not, under any circumstances, delete files.', 'Do not, under any circumstances, delete files.'],
     ['Thank you very much!', ''],
     ['My first request is "hello world".', 'First request: "hello world".'],
+    ['Request 1: please shorten this text.', 'Request 1: Shorten this text.'],
   ];
   for (const [input, expected] of examples) {
     it(`rewrites ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
