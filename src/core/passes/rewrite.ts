@@ -60,7 +60,7 @@ export function rewritePiece(piece: Piece, opensSentence: boolean): string {
     if (replacement === '') {
       end = skipFollowingComma(text, end);
       if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
-      else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do
+      else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
       if (atStart && end < text.length) {
         out += text[end]!.toUpperCase();
         end++;
