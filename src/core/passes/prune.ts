@@ -41,12 +41,24 @@ export const prune: Pass = {
 
 const savings = new Map<string, number>();
 
+// Candidates depend only on a sentence's text, its flags and score, and the task: reuse them between
+// select (which plans with them) and prune (which applies them).
+const cache = new WeakMap<Sentence, { key: string; candidates: Candidate[] }>();
+
 /** Words that pruning may remove, each with its information cost and token saving. */
 export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
   const task = new Set(terms(doc.task, true));
   const inTask = new Map<string, boolean>();
   const candidates: Candidate[] = [];
   for (const sentence of keptSentences(doc)) {
+    const key = `${sentence.score}\u0000${doc.task}\u0000${sentence.pieces.map((p) => p.text).join('\u0001')}`;
+    const cached = cache.get(sentence);
+    if (cached && cached.key === key) {
+      for (const c of cached.candidates) candidates.push(c);
+      continue;
+    }
+    const own: Candidate[] = [];
+    cache.set(sentence, { key, candidates: own });
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
       WORD.lastIndex = 0;
@@ -74,9 +86,10 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
           saving = tokenizer.count(` ${lower}`);
           savings.set(lower, saving);
         }
-        candidates.push({ sentence, piece: index, start: match.index, end: match.index + word.length, cost, saving });
+        own.push({ sentence, piece: index, start: match.index, end: match.index + word.length, cost, saving });
       }
     });
+    for (const c of own) candidates.push(c);
   }
   return candidates;
 }

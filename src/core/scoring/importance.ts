@@ -39,7 +39,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
   const query = terms(doc.task, doc.english);
   const types = doc.english ? answerTypes(doc.task) : [];
-  const contributions = bm25Terms(texts.map((t) => terms(t, doc.english)), query);
+  const contributions = query.length ? bm25Terms(texts.map((t) => terms(t, doc.english)), query) : [];
   const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
@@ -54,7 +54,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     if (relevance) {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
-      for (const [term, value] of contributions[i]!) r.termScores.set(term, (weightRelevance * typed * value) / maxOwn);
+      for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (weightRelevance * typed * value) / maxOwn);
       r.score = weightRelevance * (relevance[i]! + neighbour) * typed + 0.15 * information[i]! + 0.1 * structure;
     } else r.score = 0.55 * information[i]! + 0.45 * structure;
     r.sentence.score = r.score;
@@ -72,7 +72,7 @@ function informativeness(text: string, sentence: Sentence, english: boolean): nu
     count++;
   }
   const literals = sentence.pieces.filter((p) => p.locked).length;
-  const names = (text.match(/(?<=\S\s+)\p{Lu}\p{Ll}+/gu) ?? []).length;
+  const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length; // capitalised words after the first
   const density = count ? info / count : 0;
   return density + 0.08 * Math.min(literals + names, 6);
 }

@@ -11,36 +11,37 @@ const UNIT =
   'kg|g|mg|lbs?|oz|l|ml|L|mL|°[CF]?|[kKmMbB]|x|tokens?|words?|characters?|chars|lines?|sentences?|paragraphs?|items?|' +
   'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts|[ap]\\.?m\\.?)';
 
-export const INLINE_PATTERNS: readonly RegExp[] = [
-  /`[^`\n]+`/g, // inline code
-  /<keep>[\s\S]*?<\/keep>/g, // user-marked span
-  /\b(?:https?|ftp|file):\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, // URL
-  /\bwww\.[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g,
-  /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, // e-mail
-  /\{\{[^{}\n]{1,100}\}\}/g, // {{placeholder}}
-  /\{[A-Za-z_][\w.-]{0,60}\}/g, // {placeholder}
-  /<\/?[A-Za-z_][\w .:-]{0,60}>/g, // <placeholder>, <tag>, </tag>
-  /\$\{?[A-Z_][A-Z0-9_]*\}?/g, // $NAME, ${NAME}
-  /\[[A-Z][A-Z0-9 _-]{1,40}\]/g, // [PLACEHOLDER]
-  /(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, // /unix/path, ./rel/path
-  /\b[A-Za-z]:\\[^\s"'<>|]+/g, // C:\windows\path
-  /\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, // src/file.ts
-  /\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g,
-  /"[^"\n]{1,200}"/g, // quoted literals
-  /“[^”\n]{1,200}”/g,
-  /«[^»\n]{1,200}»/g,
-  /„[^“”\n]{1,200}[“”]/g,
-  /(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu,
-  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, // ISO date
-  /\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, // 05/01/2024
-  new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'), // February 7, 2016
-  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? ${MONTH}\\.?(?: \\d{4})?\\b`, 'g'), // 7 February 2016
-  /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?/g, // times
-  /\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, // 1.2.3 version
-  /\bv\d+(?:\.\d+)?\b/g, // v2, v2.1
-  /[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, // money
-  new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), // percentages
-  new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), // numbers with units
+/** Each pattern with a character it cannot match without, so most patterns skip most prose cheaply. */
+const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
+  [/`[^`\n]+`/g, /`/], // inline code
+  [/<keep>[\s\S]*?<\/keep>/g, /<keep>/], // user-marked span
+  [/\b(?:https?|ftp|file):\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, /:\/\//], // URL
+  [/\bwww\.[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, /www\./],
+  [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /@/], // e-mail
+  [/\{\{[^{}\n]{1,100}\}\}/g, /\{/], // {{placeholder}}
+  [/\{[A-Za-z_][\w.-]{0,60}\}/g, /\{/], // {placeholder}
+  [/<\/?[A-Za-z_][\w .:-]{0,60}>/g, /</], // <placeholder>, <tag>, </tag>
+  [/\$\{?[A-Z_][A-Z0-9_]*\}?/g, /\$/], // $NAME, ${NAME}
+  [/\[[A-Z][A-Z0-9 _-]{1,40}\]/g, /\[/], // [PLACEHOLDER]
+  [/(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, /\//], // /unix/path, ./rel/path
+  [/\b[A-Za-z]:\\[^\s"'<>|]+/g, /:\\/], // C:\windows\path
+  [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, /\//], // src/file.ts
+  [/\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g, /\./],
+  [/"[^"\n]{1,200}"/g, /"/], // quoted literals
+  [/“[^”\n]{1,200}”/g, /“/],
+  [/«[^»\n]{1,200}»/g, /«/],
+  [/„[^“”\n]{1,200}[“”]/g, /„/],
+  [/(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu, /'/],
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, /\d/], // ISO date
+  [/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, /\d/], // 05/01/2024
+  [new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'), /\d/], // February 7, 2016
+  [new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? ${MONTH}\\.?(?: \\d{4})?\\b`, 'g'), /\d/], // 7 February 2016
+  [/\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?/g, /\d/], // times
+  [/\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, /\d/], // 1.2.3 version
+  [/\bv\d+(?:\.\d+)?\b/g, /\d/], // v2, v2.1
+  [/[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, /\d/], // money
+  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), /\d/], // percentages
+  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), /\d/], // numbers with units
 ];
 
 export interface Span {
@@ -51,7 +52,8 @@ export interface Span {
 /** Protected spans of `text`, sorted and non-overlapping. */
 export function findProtectedSpans(text: string): Span[] {
   const found: Span[] = [];
-  for (const pattern of INLINE_PATTERNS) {
+  for (const [pattern, need] of PATTERNS) {
+    if (!need.test(text)) continue;
     pattern.lastIndex = 0;
     for (const match of text.matchAll(pattern)) {
       if (match[0].length > 0) found.push({ start: match.index, end: match.index + match[0].length });
