@@ -65,7 +65,8 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   await editor.click();
   await page.keyboard.press('Control+A');
   const counter = await tokenItem(page);
-  log(`status bar with the selection: "${squash(await counter.innerText())}"`);
+  const counterBefore = squash(await counter.innerText());
+  log(`status bar with the selection: "${counterBefore}"`);
 
   // F1 → the command → Enter.
   await page.keyboard.press('F1');
@@ -134,10 +135,17 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   check(saved.includes('42%') && saved.includes('$1.7 trillion'), 'the accepted text lost the numbers 42% / $1.7 trillion');
 
   // Status bar token counter (document count: no selection now) with its tooltip.
+  // The document's count (the last number) goes down with the shorter text; the counter is debounced.
+  const total = (text) => Number(/([\d,]+) tokens/.exec(text)?.[1].replace(/,/g, '') ?? NaN);
   const item = await tokenItem(page);
-  const itemText = squash(await item.innerText());
+  let itemText = squash(await item.innerText());
+  for (const until = Date.now() + 10000; !(total(itemText) < total(counterBefore)) && Date.now() < until; ) {
+    await page.waitForTimeout(250);
+    itemText = squash(await item.innerText());
+  }
   check(/\d[\d,]* tokens/.test(itemText), `status bar item "${itemText}" shows no token count`);
   log(`status bar after accept: "${itemText}"`);
+  check(total(itemText) < total(counterBefore), `the token counter did not go down after Accept ("${counterBefore}" → "${itemText}")`);
   await item.hover();
   const hover = page.locator('.workbench-hover:visible').first();
   const hoverShown = await hover.waitFor({ timeout: 5000 }).then(() => true, () => false);
