@@ -43,8 +43,14 @@ export async function openWorkbench(context, url, { consoleLog, onLog }) {
   const page = await context.newPage();
   mkdirSync(dirname(consoleLog), { recursive: true });
   writeFileSync(consoleLog, '');
-  page.on('console', (message) => appendFileSync(consoleLog, `[${message.type()}] ${message.text()}\n`));
-  page.on('pageerror', (error) => appendFileSync(consoleLog, `[pageerror] ${error?.stack ?? error}\n`));
+  // Late events can arrive after the run folder is gone; a lost log line must not crash the run.
+  const log = (line) => {
+    try {
+      appendFileSync(consoleLog, line);
+    } catch {}
+  };
+  page.on('console', (message) => log(`[${message.type()}] ${message.text()}\n`));
+  page.on('pageerror', (error) => log(`[pageerror] ${error?.stack ?? error}\n`));
   let resolveExit;
   const exit = new Promise((resolve) => (resolveExit = resolve));
   await page.exposeFunction('codeAutomationLog', (type, args) => onLog?.(type, args));
