@@ -2,6 +2,15 @@ import type { Mode } from '../core/index';
 import { CliUsageError } from './command';
 import type { Core } from './core';
 
+/** The `parseArgs` options that `optimize` and `batch` share: the core's request fields and `--quiet`. */
+export const OPTIMIZE_FLAGS = {
+  budget: { type: 'string', short: 'b' },
+  mode: { type: 'string', short: 'm' },
+  task: { type: 'string', short: 't' },
+  model: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q', default: false },
+} as const;
+
 /** At most one positional FILE (or `-`). */
 export function singleFile(positionals: readonly string[]): string | undefined {
   if (positionals.length > 1) throw new CliUsageError(`expected at most one FILE, got ${positionals.length}: ${positionals.map((p) => `'${p}'`).join(' ')}`);

@@ -6,7 +6,7 @@ import { loadCore, type Core } from '../core';
 import { isOptimizeErrorLike } from '../errors';
 import { formatCount, formatMs } from '../format';
 import { openInput, stripBom, writeAll } from '../io';
-import { checkBudget, checkMode, checkModel, singleFile } from '../options';
+import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile } from '../options';
 import { toWireError, toWireResult, type WireError, type WireResult } from '../wire';
 
 const usage = `Usage: prompt-optimizer batch [FILE|-] [options]
@@ -93,11 +93,7 @@ export const command: CliCommand = {
       allowPositionals: true,
       strict: true,
       options: {
-        budget: { type: 'string', short: 'b' },
-        mode: { type: 'string', short: 'm' },
-        task: { type: 'string', short: 't' },
-        model: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q', default: false },
+        ...OPTIMIZE_FLAGS,
       },
     });
     const file = singleFile(positionals);

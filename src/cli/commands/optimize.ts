@@ -4,7 +4,7 @@ import { loadCore } from '../core';
 import { isOptimizeErrorLike } from '../errors';
 import { summaryLine } from '../format';
 import { readInput, writeAll } from '../io';
-import { checkBudget, checkMode, checkModel, singleFile } from '../options';
+import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile } from '../options';
 import { toWireError, toWireResult } from '../wire';
 
 const usage = `Usage: prompt-optimizer optimize [FILE|-] [options]
@@ -44,12 +44,8 @@ export const command: CliCommand = {
       allowPositionals: true,
       strict: true,
       options: {
-        budget: { type: 'string', short: 'b' },
-        mode: { type: 'string', short: 'm' },
-        task: { type: 'string', short: 't' },
-        model: { type: 'string' },
+        ...OPTIMIZE_FLAGS,
         json: { type: 'boolean', short: 'j', default: false },
-        quiet: { type: 'boolean', short: 'q', default: false },
       },
     });
     const file = singleFile(positionals);
