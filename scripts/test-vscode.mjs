@@ -9,10 +9,12 @@
 //      host and write PO_TEST_RESULTS; the exit code arrives through codeAutomationExit
 //   4. phase "ui": a fresh code-server + workbench with the extension only; test/ui/ clicks through
 //      the workbench and saves screenshots
+//   5. phase "ui-web": the same click-through with the current build packaged as a .vsix, installed,
+//      and run in the browser's web-worker extension host (the `browser` entry)
 // Expects `npm run build` to have run (npm test and `npm run test:vscode` do it first).
 // Ends with the line `vscode: N passed, N failed, N skipped`; exits non-zero on any failure.
 //
-// Options: --skip-ui, --ui-only, --update-screenshots (copy screenshots into media/), --keep (keep the
+// Options: --skip-ui, --skip-web, --ui-only, --update-screenshots (copy screenshots into media/), --keep (keep the
 // temp run folder). Env: PO_VSCODE_TEST_TIMEOUT_S (suites, default 300), PO_VSCODE_TEST_UI_TIMEOUT_S
 // (default 120), PO_VSCODE_TEST_EXTENSION / PO_VSCODE_TEST_SUITES (other extension / suites bundle),
 // PO_VSCODE_TEST_DIR (cache folder, default .vscode-test), PO_UPDATE_SCREENSHOTS=1.
@@ -26,10 +28,11 @@ import { launchBrowser, openWorkbench, saveWorkbenchLogs, CHROMIUM } from './vsc
 import { startCodeServer } from './vscode-test/code-server.mjs';
 import { serveUnavailable, startHttpService } from './vscode-test/http-service.mjs';
 import { onShutdown, shutdown } from './vscode-test/processes.mjs';
+import { extensionId, packageVsix } from './vscode-test/vsix.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = new Set(process.argv.slice(2));
-const KNOWN_OPTIONS = ['--skip-ui', '--ui-only', '--keep', '--update-screenshots'];
+const KNOWN_OPTIONS = ['--skip-ui', '--skip-web', '--ui-only', '--keep', '--update-screenshots'];
 for (const option of argv) {
   if (!KNOWN_OPTIONS.includes(option)) {
     console.error(`test-vscode: unknown option ${option} (known: ${KNOWN_OPTIONS.join(' ')})`);
@@ -37,6 +40,7 @@ for (const option of argv) {
   }
 }
 const SKIP_UI = argv.has('--skip-ui');
+const SKIP_WEB = argv.has('--skip-web');
 const UI_ONLY = argv.has('--ui-only');
 const KEEP = argv.has('--keep');
 const UPDATE_SCREENSHOTS = argv.has('--update-screenshots') || process.env.PO_UPDATE_SCREENSHOTS === '1';
@@ -202,43 +206,82 @@ async function runSuites(runDir, browser, service) {
   }
 }
 
-async function runUi(runDir, browser) {
+/**
+ * One UI click-through run on a fresh code-server. `web`: the extension is packaged (.vsix of the
+ * current build), installed, and forced into the browser's web-worker extension host (its `browser`
+ * entry) with `remote.extensionKind: ui`; otherwise it is loaded as the extension under development
+ * in the Node extension host, and its screenshots are the ones the README uses.
+ */
+async function runUi(runDir, browser, { web = false } = {}) {
   const ui = await import(pathToFileURL(UI_TEST).href);
-  const skip = ui.skipReason?.({ repo: REPO, extensionPath: EXTENSION_PATH });
+  const tag = web ? 'ui-web' : 'ui';
+  const title = web ? `${ui.title} [web worker extension host, packaged .vsix]` : ui.title;
+  const skip = ui.skipReason?.({ repo: REPO, extensionPath: EXTENSION_PATH }) ?? (web ? webSkipReason() : null);
   if (skip) {
-    count('skipped', 1, `${ui.title}: ${skip}`);
+    count('skipped', 1, `${title}: ${skip}`);
     return;
   }
-  const workspace = freshWorkspace(runDir, 'prompts'); // the folder name shows in the screenshots
-  const server = await startCodeServer({ cacheDir: CACHE_DIR, runDir: join(runDir, 'ui'), folder: workspace, env: { PO_TEST_WORKSPACE: workspace }, name: 'code-server-ui' });
-  say(`ui: code-server ${server.base} ready in ${secs(server.readyMs)}`);
-  const consoleLog = join(runDir, 'ui', 'browser-console.log');
+  const dir = join(runDir, tag);
+  mkdirSync(dir, { recursive: true });
+  let vsix;
+  const options = {};
+  if (web) {
+    try {
+      vsix = packageVsix({ repo: REPO, runDir: dir });
+    } catch (error) {
+      count('skipped', 1, `${title}: could not package the extension: ${error.message}`);
+      return;
+    }
+    options.vsix = vsix;
+    options.settings = { 'remote.extensionKind': { [extensionId(REPO)]: ['ui'] } };
+  }
+  const workspace = freshWorkspace(dir, 'prompts'); // the folder name shows in the screenshots
+  const server = await startCodeServer({ cacheDir: CACHE_DIR, runDir: dir, folder: workspace, env: { PO_TEST_WORKSPACE: workspace }, name: `code-server-${tag}`, ...options });
+  say(`${tag}: code-server ${server.base} ready in ${secs(server.readyMs)}${vsix ? ` (installed ${relative(runDir, vsix)})` : ''}`);
+  const consoleLog = join(dir, 'browser-console.log');
   const started = Date.now();
-  const shots = join(runDir, 'screenshots'); // this run's pictures only, never a stale one
+  const shots = join(dir, 'screenshots'); // this run's pictures only, never a stale one
   mkdirSync(shots, { recursive: true });
-  const { page } = await openWorkbench(browser, server.workbenchUrl({ extensionDevelopmentPath: EXTENSION_PATH }), { consoleLog });
+  const url = web ? server.workbenchUrl() : server.workbenchUrl({ extensionDevelopmentPath: EXTENSION_PATH });
+  const { page } = await openWorkbench(browser, url, { consoleLog });
+  const logs = () => findFiles(join(dir, 'user-data', 'logs'), /^(Prompt Optimizer|exthost|remoteexthost)\.log$/);
   try {
     const result = await withTimeout(
-      ui.run({ page, workspace, screenshotsDir: shots, log: (m) => say(`ui: ${m}`) }),
+      ui.run({ page, workspace, screenshotsDir: shots, log: (m) => say(`${tag}: ${m}`) }),
       UI_TIMEOUT_MS,
       'the UI test',
     );
-    if (result?.status === 'skipped') count('skipped', 1, `${ui.title}: ${result.reason}`);
+    if (web) {
+      // Where it ran: the Node extension host on the server logs every activation it does.
+      const id = extensionId(REPO);
+      const nodeHost = logs().filter((f) => readFileSync(f, 'utf8').includes(`_doActivateExtension ${id},`));
+      if (nodeHost.length) throw new Error(`${id} was activated in the Node extension host (${nodeHost[0]}), not in the web worker`);
+    }
+    if (result?.status === 'skipped') count('skipped', 1, `${title}: ${result.reason}`);
     else {
       count('passed', 1);
-      say(`ui: PASSED ${ui.title} (${secs(Date.now() - started)})`);
-      publishScreenshots(shots);
+      say(`${tag}: PASSED ${title} (${secs(Date.now() - started)})`);
+      if (!web) publishScreenshots(shots);
     }
   } catch (error) {
-    count('failed', 1, `${ui.title}: ${error?.stack ?? error}`);
+    count('failed', 1, `${title}: ${error?.stack ?? error}`);
     const shot = join(shots, 'failure.png');
     await page.screenshot({ path: shot }).then(() => notes.push(`      screenshot of the failure: ${shot}`), () => {});
     printTail(consoleLog, 30);
-    for (const log of findFiles(join(runDir, 'ui', 'user-data', 'logs'), /^(Prompt Optimizer|exthost|remoteexthost)\.log$/)) printTail(log, 30);
+    for (const log of logs()) printTail(log, 30);
   } finally {
     await page.close().catch(() => {});
     await server.stop();
   }
+}
+
+/** Why the web-worker run cannot happen (no `browser` entry built, another extension folder), or null. */
+function webSkipReason() {
+  if (EXTENSION_PATH !== REPO) return 'only for this repository\'s extension';
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  if (!manifest.browser) return 'package.json has no "browser" (web extension) entry';
+  if (!existsSync(resolve(REPO, manifest.browser))) return `web entry ${manifest.browser} not built (npm run build)`;
+  return null;
 }
 
 /**
@@ -268,7 +311,7 @@ async function main() {
   const runSuitesPhase = !UI_ONLY && !missing && !suitesMissing;
   const runUiPhase = !SKIP_UI && !missing;
   if (!UI_ONLY && !runSuitesPhase) count('skipped', 1, `extension suites: ${missing ?? suitesMissing}`);
-  if (!SKIP_UI && missing) count('skipped', 1, `UI click-through: ${missing}`);
+  if (!SKIP_UI && missing) count('skipped', SKIP_WEB ? 1 : 2, `UI click-through (Node and web worker hosts): ${missing}`);
   if (!runSuitesPhase && !runUiPhase) return;
 
   const runDir = mkdtempSync(join(tmpdir(), 'po-vscode-test-'));
@@ -299,6 +342,7 @@ async function main() {
   say(`Chromium ${browser.browser()?.version() ?? ''} launched (${CHROMIUM})`);
   if (runSuitesPhase) await runSuites(runDir, browser, service);
   if (runUiPhase) await runUi(runDir, browser);
+  if (runUiPhase && !SKIP_WEB) await runUi(runDir, browser, { web: true });
 }
 
 let exitCode = 0;

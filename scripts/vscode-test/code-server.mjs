@@ -1,5 +1,6 @@
 // Starts code-server (VS Code server + workbench, installed by scripts/setup-vscode-test.sh) on
 // 127.0.0.1 with a fresh user-data dir, extensions dir and XDG folders under `runDir`.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, startGroup, waitForHttp } from './processes.mjs';
@@ -35,8 +36,10 @@ export function codeServerEntry(cacheDir) {
  * @param {string} o.folder     the workspace folder to open
  * @param {Record<string,string>} o.env  extra environment for the server and so the extension host
  * @param {string} o.name       label for messages and the log file
+ * @param {object} [o.settings] extra user settings, merged over SEEDED_SETTINGS
+ * @param {string} [o.vsix]     a .vsix to install into the fresh extensions dir before the start
  */
-export async function startCodeServer({ cacheDir, runDir, folder, env, name = 'code-server' }) {
+export async function startCodeServer({ cacheDir, runDir, folder, env, name = 'code-server', settings = {}, vsix }) {
   const entry = codeServerEntry(cacheDir);
   if (!existsSync(entry)) throw new Error(`code-server not installed at ${entry}; run: bash scripts/setup-vscode-test.sh`);
   const userDataDir = join(runDir, 'user-data');
@@ -45,7 +48,7 @@ export async function startCodeServer({ cacheDir, runDir, folder, env, name = 'c
   for (const dir of [join(userDataDir, 'User'), extensionsDir, join(xdg, 'config'), join(xdg, 'data'), join(xdg, 'cache')]) {
     mkdirSync(dir, { recursive: true });
   }
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(SEEDED_SETTINGS, null, 2));
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...SEEDED_SETTINGS, ...settings }, null, 2));
   const port = await freePort();
   const config = join(runDir, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -78,6 +81,18 @@ export async function startCodeServer({ cacheDir, runDir, folder, env, name = 'c
   delete childEnv.PASSWORD;
   delete childEnv.HASHED_PASSWORD;
   delete childEnv.PORT;
+  if (vsix) {
+    const installed = spawnSync(process.execPath, [entry, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir], {
+      env: childEnv,
+      cwd: runDir,
+      encoding: 'utf8',
+      timeout: 120000,
+    });
+    writeFileSync(join(runDir, `${name}-install.log`), `${installed.stdout ?? ''}${installed.stderr ?? ''}`);
+    if (installed.status !== 0) {
+      throw new Error(`installing ${vsix} failed (exit ${installed.status ?? installed.signal}): ${(installed.stdout + installed.stderr).trim().split('\n').slice(-5).join(' | ')}`);
+    }
+  }
   const started = Date.now();
   const server = startGroup(process.execPath, args, { env: childEnv, cwd: runDir, logFile });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, {
