@@ -159,7 +159,9 @@ async function runSuites(runDir, browser, service) {
     consoleLog,
     onLog: (type, args) => {
       const text = format(...(Array.isArray(args) ? args : [args]));
-      appendFileSync(outputLog, `[${type}] ${text}\n`);
+      try {
+        appendFileSync(outputLog, `[${type}] ${text}\n`);
+      } catch {} // a late line after the run folder is gone
       if (WORKBENCH_NOISE.some((pattern) => pattern.test(text))) return;
       console.log(text);
     },
