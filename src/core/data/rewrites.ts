@@ -2,6 +2,7 @@
  * Phrase rewrites: wordy English and its shorter equivalent ("" removes the phrase). Matching is
  * case-insensitive on whole words; case and punctuation around a match are preserved by the pass.
  * A replacement ending in ":" ("note:") applies only where the phrase opens its sentence.
+ * COURTESY matches sentences that are only a greeting or thanks: the rewrite pass drops them whole.
  * Rules for entries, enforced by tests: every entry saves tokens in o200k_base, and no entry removes
  * or weakens a negation or restriction (not, no, never, only, must, except, unless, without, …).
  */
@@ -14,6 +15,7 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['it would be great if you could', ''],
   ['it would be nice if you could', ''],
   ['it would be helpful if you could', ''],
+  ['I was wondering if you could possibly', ''],
   ['I was wondering if you could', ''],
   ['would you be so kind as to', ''],
   ['could you please', ''],
@@ -23,12 +25,30 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['please kindly', ''],
   ['kindly', ''],
   ['please', ''],
+  ['thank you so much in advance for your help with this', ''],
+  ['thank you in advance for your help with this', ''],
+  ['thank you so much in advance for your help', ''],
+  ['thank you in advance for your help', ''],
+  ['thanks in advance for your help', ''],
+  ['thank you so much in advance', ''],
+  ['thank you very much in advance', ''],
+  ['thanks so much in advance', ''],
   ['thank you in advance', ''],
   ['thanks in advance', ''],
   ['thank you so much', ''],
   ['thank you very much', ''],
   ['I hope this helps', ''],
   ['feel free to', ''],
+  ['what I would like you to do is to', ''],
+  ['what I would like you to do is', ''],
+  ['what I want you to do is to', ''],
+  ['what I want you to do is', ''],
+  ['all I want you to do is', ''],
+  ['I would prefer it if you could', ''],
+  ['I would honestly prefer it if you could', ''],
+  ["I'd prefer it if you could", ''],
+  ['if that is at all possible', ''],
+  ['if at all possible', ''],
   ['I would like you to', ''],
   ["I'd like you to", ''],
   ['I want you to', ''],
@@ -265,6 +285,7 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['definitely', ''],
   ['certainly', ''],
   ['truly', ''],
+  ['honestly', ''],
   ['pretty much', ''],
   ['I think that', ''],
   ['I believe that', ''],
@@ -290,3 +311,7 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['in conclusion,', ''],
   ['in a nutshell,', ''],
 ];
+
+/** A whole sentence of greeting or thanks, with nothing else in it. */
+export const COURTESY =
+  /^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there| everyone| all)?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance))?(?: with this)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?)\W*$/i;

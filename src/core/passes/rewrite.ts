@@ -1,4 +1,4 @@
-import { REWRITES } from '../data/rewrites';
+import { COURTESY, REWRITES } from '../data/rewrites';
 import type { Piece } from '../doc';
 import { remeasure, type Pass } from './context';
 
@@ -63,16 +63,23 @@ export const rewrite: Pass = {
     for (const block of doc.blocks) {
       if (block.kind !== 'prose') continue;
       for (const sentence of block.sentences) {
+        if (isCourtesy(sentence.pieces)) {
+          sentence.removed = true;
+          continue;
+        }
         let changed = false;
         sentence.pieces.forEach((piece, i) => {
           if (piece.locked) return;
-          const next = rewritePiece(piece, i === 0);
-          if (next !== piece.text) {
+          // Again until stable: removing "really" can complete "it would be great if you could".
+          for (let round = 0; round < 3; round++) {
+            const next = rewritePiece(piece, i === 0);
+            if (next === piece.text) break;
             piece.text = next;
             changed = true;
           }
         });
-        if (changed) remeasure(sentence, tokenizer);
+        if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
+        else if (changed) remeasure(sentence, tokenizer);
       }
     }
   },
@@ -107,7 +114,7 @@ export function rewritePiece(piece: Piece, opensSentence: boolean): string {
   }
   if (cursor === 0) return text;
   out += text.slice(cursor);
-  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',');
+  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
 
 function skipFollowingComma(text: string, end: number): number {
@@ -119,4 +126,8 @@ function matchCase(source: string, replacement: string): string {
   if (source.length > 1 && source === source.toUpperCase() && /\p{L}/u.test(source)) return replacement.toUpperCase();
   if (/^\p{Lu}/u.test(source)) return replacement.charAt(0).toUpperCase() + replacement.slice(1);
   return replacement;
+}
+
+function isCourtesy(pieces: readonly Piece[]): boolean {
+  return pieces.length === 1 && !pieces[0]!.locked && COURTESY.test(pieces[0]!.text.trim());
 }

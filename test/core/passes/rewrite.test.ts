@@ -41,6 +41,13 @@ describe('core/passes/rewrite', () => {
     ['Thank you very much!', ''],
     ['My first request is "hello world".', 'First request: "hello world".'],
     ['Request 1: please shorten this text.', 'Request 1: Shorten this text.'],
+    ['Also, it would be really great if you could kindly avoid jargon.', 'Also, avoid jargon.'],
+    ['Basically, what I would really like you to do is to please write a summary.', 'Write a summary.'],
+    ['Thank you so much in advance for your help with this, I really do appreciate it!', ''],
+    ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
+    ['Keep it short, if that is at all possible.', 'Keep it short.'],
+    ['I was wondering if you could possibly help me out with something. Fix the bug.', 'Fix the bug.'],
+    ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
   ];
   for (const [input, expected] of examples) {
     it(`rewrites ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
