@@ -49,6 +49,10 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ["I'd prefer it if you could", ''],
   ['if that is at all possible', ''],
   ['if at all possible', ''],
+  ['to make it easier for you,', ''],
+  ['what I would like you to do', 'what to do'],
+  ['what I want you to do', 'what to do'],
+  ['what I need you to do', 'what to do'],
   ['I would like you to', ''],
   ["I'd like you to", ''],
   ['I want you to', ''],
@@ -314,4 +318,4 @@ export const REWRITES: readonly (readonly [string, string])[] = [
 
 /** A whole sentence of greeting or thanks, with nothing else in it. */
 export const COURTESY =
-  /^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there| everyone| all)?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance))?(?: with this)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?)\W*$/i;
+  /^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there| everyone| all)?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance))?(?: with this)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well)\W*$/i;

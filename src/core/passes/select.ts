@@ -5,8 +5,10 @@ import type { Pass, PassContext } from './context';
 import { prunableShare, pruneCandidates } from './prune';
 
 /**
- * How far sentence selection counts on word pruning to follow: a sentence costs its tokens minus this
- * share of what pruning could take out of it, so that more (shorter) sentences survive tight budgets.
+ * How far sentence selection counts on word pruning to follow when a task guides it: a sentence costs
+ * its tokens minus this share of what pruning could take out of it, so that more (shorter) sentences
+ * relevant to the question survive tight budgets. Without a task, readability wins: whole low-value
+ * sentences go first and pruning only closes the last gap.
  */
 const PLANNED_PRUNING = 0.6;
 
@@ -48,7 +50,8 @@ const COVERED = 0.7;
 function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: SelectionLevel): void {
   const depth = LEVELS.indexOf(level);
   const ranked = rankSentences(doc);
-  const share = doc.english ? prunableShare(pruneCandidates(doc, tokenizer)) : new Map<Sentence, number>();
+  const planned = doc.task.trim() ? PLANNED_PRUNING : 0;
+  const share = doc.english && planned > 0 ? prunableShare(pruneCandidates(doc, tokenizer)) : new Map<Sentence, number>();
   const units: Unit[] = [];
   let fixed = 0;
   const covered = new Map<string, number>();
@@ -56,7 +59,7 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
     for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
   };
   for (const r of ranked) {
-    const cost = r.sentence.tokens - PLANNED_PRUNING * (share.get(r.sentence) ?? 0) + 1;
+    const cost = r.sentence.tokens - planned * (share.get(r.sentence) ?? 0) + 1;
     if ((r.sentence.instruction || r.sentence.userKept) && depth < 1) {
       fixed += cost;
       cover(r.termScores);

@@ -46,6 +46,8 @@ describe('core/passes/rewrite', () => {
     ['Thank you so much in advance for your help with this, I really do appreciate it!', ''],
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
+    ['In order to make it easier for you, here is what I would like you to do, if at all possible:', 'Here is what to do:'],
+    ['I hope you are doing well. Fix the bug.', 'Fix the bug.'],
     ['I was wondering if you could possibly help me out with something. Fix the bug.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
   ];
