@@ -34,6 +34,15 @@ describe('core/optimize', () => {
     assert.equal(code(catchError(() => optimize({ text: 'x', task: 7 as unknown as string }))), 'task_invalid:task');
   });
 
+  it('keeps the best sentence, shortened, when no sentence fits the budget whole', () => {
+    const relaxed = optimize({ text: 'In order to win the game, please play the strongest opening move.', budget: '50%' });
+    assert.ok(relaxed.text.length > 0 && /win|play|opening/.test(relaxed.text), relaxed.text);
+    assert.ok(relaxed.optimizedTokens <= relaxed.budgetTokens || relaxed.softLimitEnforced);
+    const strict = optimize({ text: 'In order to win the game, please play the strongest opening move.', budget: '50%', mode: 'strict' });
+    assert.ok(strict.optimizedTokens <= strict.budgetTokens);
+    assert.ok(strict.text.length > 0, 'strict mode should shorten the sentence rather than return nothing');
+  });
+
   it('returns empty text for empty input', () => {
     const r = optimize({ text: '', budget: '50%' });
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);

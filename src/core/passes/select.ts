@@ -92,6 +92,12 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
       if (top.unit.termScores) cover(top.unit.termScores);
     }
   }
+  // Never select nothing: when no sentence fits whole, keep the best one and let pruning shrink it
+  // (strict mode drops it later if even that cannot fit).
+  if (budget - fixed > 0 && !units.some((u) => u.sentence && keep.has(u))) {
+    const best = units.filter((u) => u.sentence).sort((a, b) => b.score - a.score || a.order - b.order)[0];
+    if (best) keep.add(best);
+  }
   for (const unit of units) {
     const fits = keep.has(unit);
     if (unit.sentence) unit.sentence.removed = !fits;
