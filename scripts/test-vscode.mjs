@@ -231,7 +231,7 @@ async function runUi(runDir, browser, { web = false } = {}) {
     try {
       vsix = packageVsix({ repo: REPO, runDir: dir });
     } catch (error) {
-      count('skipped', 1, `${title}: could not package the extension: ${error.message}`);
+      count('failed', 1, `${title}: could not package the extension (npm run package must work): ${error.message}`);
       return;
     }
     options.vsix = vsix;

@@ -28,7 +28,7 @@ export function packageVsix({ repo, runDir }) {
   const vsix = join(runDir, `${manifest.name}-test.vsix`);
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
   if (!existsSync(vsce)) throw new Error('@vscode/vsce is not installed (npm ci)');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix], {
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', vsix], {
     cwd: stage,
     encoding: 'utf8',
     timeout: 120000,
