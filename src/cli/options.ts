@@ -1,6 +1,12 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Mode } from '../core/index';
 import { CliUsageError } from './command';
 import type { Core } from './core';
+
+/** Every command's flags: positionals allowed (FILE), unknown flags refused. */
+export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(args: readonly string[], options: O) {
+  return parseArgs({ args: [...args], allowPositionals: true, strict: true, options });
+}
 
 /** The `parseArgs` options that `optimize` and `batch` share: the core's request fields and `--quiet`. */
 export const OPTIMIZE_FLAGS = {

@@ -1,12 +1,11 @@
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import type { BudgetInput, OptimizeOptions } from '../../core/index';
 import { EXIT, type CliCommand } from '../command';
 import { loadCore, type Core } from '../core';
 import { isOptimizeErrorLike } from '../errors';
 import { formatCount, formatMs } from '../format';
 import { openInput, stripBom, writeAll } from '../io';
-import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile } from '../options';
+import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile, parseFlags } from '../options';
 import { toWireError, toWireResult, type WireError, type WireResult } from '../wire';
 
 const usage = `Usage: prompt-optimizer batch [FILE|-] [options]
@@ -88,14 +87,9 @@ export const command: CliCommand = {
   summary: 'Optimize JSON Lines requests, one JSON result per line (streaming)',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
+    const { values, positionals } = parseFlags(args, {
         ...OPTIMIZE_FLAGS,
-      },
-    });
+      });
     const file = singleFile(positionals);
     const core = await loadCore();
     const defaults: BatchDefaults = {};

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { EXIT, type CliCommand } from '../command';
 import { loadCore } from '../core';
 import { readInput, writeAll } from '../io';
-import { checkModel, singleFile } from '../options';
+import { checkModel, singleFile, parseFlags } from '../options';
 
 const usage = `Usage: prompt-optimizer count [FILE|-] [options]
 
@@ -28,15 +27,10 @@ export const command: CliCommand = {
   summary: "Print a text's token count for a model",
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
+    const { values, positionals } = parseFlags(args, {
         model: { type: 'string' },
         json: { type: 'boolean', short: 'j', default: false },
-      },
-    });
+      });
     const file = singleFile(positionals);
     const core = await loadCore();
     const model = checkModel(core, values.model);

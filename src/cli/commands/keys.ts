@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createKeyInFile, keyId, parseKeysFile, revokeInFile } from '../../server/keys';
 import { CliFailure, CliUsageError, EXIT, type CliCommand, type CliIo } from '../command';
 import { writeAll } from '../io';
+import { parseFlags } from '../options';
 import { DEFAULT_KEYS_FILE } from './serve';
 
 const usage = `Usage: prompt-optimizer keys <create|list|revoke> [options]
@@ -40,17 +40,12 @@ export const command: CliCommand = {
   summary: 'Create, list or revoke API keys for the HTTP service',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
+    const { values, positionals } = parseFlags(args, {
         'keys-file': { type: 'string' },
         test: { type: 'boolean', default: false },
         note: { type: 'string' },
         key: { type: 'string' },
-      },
-    });
+      });
     const [action, ...rest] = positionals;
     const file = keysFile(values, io);
     switch (action) {

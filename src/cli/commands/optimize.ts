@@ -1,10 +1,9 @@
-import { parseArgs } from 'node:util';
 import { EXIT, type CliCommand } from '../command';
 import { loadCore } from '../core';
 import { isOptimizeErrorLike } from '../errors';
 import { summaryLine } from '../format';
 import { readInput, writeAll } from '../io';
-import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile } from '../options';
+import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile, parseFlags } from '../options';
 import { toWireError, toWireResult } from '../wire';
 
 const usage = `Usage: prompt-optimizer optimize [FILE|-] [options]
@@ -39,15 +38,10 @@ export const command: CliCommand = {
   summary: 'Shorten a prompt toward a token budget (text or --json on stdout)',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
+    const { values, positionals } = parseFlags(args, {
         ...OPTIMIZE_FLAGS,
         json: { type: 'boolean', short: 'j', default: false },
-      },
-    });
+      });
     const file = singleFile(positionals);
     const core = await loadCore();
     try {
