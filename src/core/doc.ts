@@ -51,7 +51,8 @@ export interface Doc {
   readonly notes: { protectedDropped: boolean };
 }
 
-export const isProtectedBlock = (block: Block): boolean => block.kind !== 'prose';
+/** Headings and markup lines: structure, dropped before protected content and without a soft limit. */
+export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
 export function sentenceText(sentence: Sentence): string {
   let text = '';

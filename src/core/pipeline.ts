@@ -1,4 +1,4 @@
-import { estimateTokens, keptSentences, render, type Doc } from './doc';
+import { estimateTokens, isStructural, keptSentences, render, type Doc } from './doc';
 import type { PassReport } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -60,7 +60,7 @@ function dropUntilFits(doc: Doc, { tokenizer, budget }: PassContext): string {
     if (block.removed || block.kind === 'prose') continue;
     units.push(() => {
       block.removed = true;
-      if (block.kind !== 'heading' && block.kind !== 'markup') doc.notes.protectedDropped = true;
+      if (!isStructural(block)) doc.notes.protectedDropped = true;
     });
   }
   let output = render(doc);

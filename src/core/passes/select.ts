@@ -1,4 +1,4 @@
-import { estimateTokens, type Block, type Doc, type Sentence } from '../doc';
+import { estimateTokens, isStructural, type Block, type Doc, type Sentence } from '../doc';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
 import type { Pass, PassContext } from './context';
@@ -68,7 +68,7 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose') continue;
     const cost = block.tokens + 1;
-    const structural = block.kind === 'heading' || block.kind === 'markup';
+    const structural = isStructural(block);
     if (structural ? depth < 2 : depth < 3) fixed += cost;
     // Dropped last: structure before protected content, then the largest protected blocks first.
     else units.push({ cost, score: structural ? 2 : 3 - cost / 1e7, order: units.length, block });
@@ -103,7 +103,7 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
     if (unit.sentence) unit.sentence.removed = !fits;
     if (unit.block) {
       unit.block.removed = !fits;
-      if (!fits && unit.block.kind !== 'heading' && unit.block.kind !== 'markup') doc.notes.protectedDropped = true;
+      if (!fits && !isStructural(unit.block)) doc.notes.protectedDropped = true;
     }
   }
 }

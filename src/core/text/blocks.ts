@@ -59,7 +59,7 @@ export function* scanBlocks(text: string): Generator<Range> {
     }
     const found = matchBlock(text, lines, i, afterBlank && previousKind !== 'list');
     const last = lines[found.lastLine]!;
-    yield { kind: found.kind, start: line.start + found.startOffset, contentStart: line.start + found.contentOffset, end: found.end ?? last.end };
+    yield { kind: found.kind, start: line.start, contentStart: line.start + found.contentOffset, end: last.end };
     previousKind = found.list ? 'list' : found.kind;
     afterBlank = false;
     i = found.lastLine + 1;
@@ -69,15 +69,13 @@ export function* scanBlocks(text: string): Generator<Range> {
 interface Match {
   kind: BlockKind;
   lastLine: number;
-  startOffset: number;
   contentOffset: number;
-  end?: number;
   list?: boolean;
 }
 
 function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: boolean): Match {
   const t = lines[i]!.text;
-  const whole = (kind: BlockKind, lastLine: number): Match => ({ kind, lastLine, startOffset: 0, contentOffset: 0 });
+  const whole = (kind: BlockKind, lastLine: number): Match => ({ kind, lastLine, contentOffset: 0 });
   const fence = FENCE.exec(t);
   if (fence) {
     const marker = fence[1]!;
@@ -117,7 +115,7 @@ function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: b
     j++;
     openKeeps += keepBalance(lines[j]!.text);
   }
-  return { kind: 'prose', lastLine: j, startOffset: 0, contentOffset: prefixLength, list: LIST_ITEM.test(t) };
+  return { kind: 'prose', lastLine: j, contentOffset: prefixLength, list: LIST_ITEM.test(t) };
 }
 
 function keepBalance(line: string): number {
