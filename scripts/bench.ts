@@ -22,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseCsv } from './eval-data';
 
 const ROOT = resolve(__dirname, '..');
 const dataFlag = process.argv.indexOf('--data');
@@ -64,29 +65,6 @@ function table(headers: string[], rows: string[][], right: boolean[] = headers.m
 const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
 
 // ---------------------------------------------------------------------------------------------- corpus
-
-/** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
-    } else field += c;
-  }
-  if (field !== '' || row.length) row.push(field), rows.push(row);
-  return rows;
-}
 
 function loadParagraphs(): { squad: string[]; prompts: string[] } {
   const squadJson = JSON.parse(readFileSync(SQUAD, 'utf8')) as { data: { paragraphs: { context: string }[] }[] };

@@ -34,23 +34,26 @@ export function loadPrompts(): string[] | null {
   return rows.slice(1).map((row) => row[1] ?? '').filter((p) => p.length > 0);
 }
 
-function parseCsv(text: string): string[][] {
+/** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes, LF or CRLF rows. */
+export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
+    const c = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
-    else if (ch === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else if (ch !== '\r') field += ch;
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field), rows.push(row), (row = []), (field = '');
+    } else field += c;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field !== '' || row.length) row.push(field), rows.push(row);
   return rows;
 }
 
