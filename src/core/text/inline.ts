@@ -19,7 +19,7 @@ const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/\bwww\.[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, /www\./],
   [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /@/], // e-mail
   [/\{\{[^{}\n]{1,100}\}\}/g, /\{/], // {{placeholder}}
-  [/\{[A-Za-z_][\w.-]{0,60}\}/g, /\{/], // {placeholder}
+  [/\{[^{}\n]{1,200}\}/g, /\{/], // {placeholder}, { fill in your text here }
   [/<\/?[A-Za-z_][\w .:-]{0,60}>/g, /</], // <placeholder>, <tag>, </tag>
   [/\$\{?[A-Z_][A-Z0-9_]*\}?/g, /\$/], // $NAME, ${NAME}
   [/\[[A-Z][A-Z0-9 _-]{1,40}\]/g, /\[/], // [PLACEHOLDER]
@@ -28,9 +28,12 @@ const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, /\//], // src/file.ts
   [/\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g, /\./],
   [/"[^"\n]{1,200}"/g, /"/], // quoted literals
-  [/“[^”\n]{1,200}”/g, /“/],
-  [/«[^»\n]{1,200}»/g, /«/],
-  [/„[^“”\n]{1,200}[“”]/g, /„/],
+  // A long quote is often sample input, kept as written; straight quotes nest ambiguously, so a long one
+  // must open before a non-space and close after one, not before a letter.
+  [/"(?=\S)[^"\n]{199,1000}(?<=\S)"(?![\p{L}\p{N}])/gu, /"/],
+  [/“[^”\n]{1,1000}”/g, /“/],
+  [/«[^»\n]{1,1000}»/g, /«/],
+  [/„[^“”\n]{1,1000}[“”]/g, /„/],
   [/(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu, /'/],
   [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, /\d/], // ISO date
   [/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, /\d/], // 05/01/2024

@@ -14,10 +14,18 @@ describe('core/text/inline', () => {
     ['upgrade to v2.1 or 1.2.3-beta', ['v2.1', '1.2.3-beta']],
     ["say 'exactly' and “this”", ["'exactly'", '“this”']],
     ["it's John's book", []],
+    ['my thought: { typing here, if you explain more }', ['{ typing here, if you explain more }']],
   ];
   for (const [text, expected] of cases) {
     it(`finds ${JSON.stringify(expected)} in ${JSON.stringify(text)}`, () => assert.deepEqual(spans(text), expected));
   }
+
+  it('keeps a long quotation whole, but not one whose ends only pair across a nested quote', () => {
+    const long = `"${'I put the car key on the table. '.repeat(10).trim()}"`;
+    assert.deepEqual(spans(`My sentence: ${long}`), [long]);
+    const nested = `Prompt: "${'Reply in one line. '.repeat(12)}My first sentence is "how is the weather?"." Adapt it.`;
+    assert.deepEqual(spans(nested), ['"how is the weather?"']);
+  });
 
   it('returns sorted, non-overlapping spans', () => {
     const text = 'Visit "https://a.b/c" at 10:30 am on 2024-05-01 with `code 1.2.3`.';
