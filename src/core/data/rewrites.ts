@@ -314,6 +314,65 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['as noted above,', ''],
   ['in conclusion,', ''],
   ['in a nutshell,', ''],
+  // Wordy phrases common in prompts.
+  ['as well as', 'and'],
+  ['in terms of', 'regarding'],
+  ['such as', 'like'],
+  ['make sure to', ''],
+  ['be sure to', ''],
+  ['all of the', 'all the'],
+  ['I am going to', 'I will'],
+  ["I'm going to", 'I will'],
+  ['we are going to', 'we will'],
+  ['you are going to', 'you will'],
+  ['I want you act as', 'act as'],
+];
+
+/**
+ * Openers: removed or shortened only where they open a sentence and a verb follows, turning a statement
+ * of what the model should do into the same instruction in the imperative ("You should only reply" →
+ * "Only reply").
+ */
+export const OPENERS: readonly (readonly [string, string])[] = [
+  ['you should not', "don't"],
+  ['you should', ''],
+];
+
+/**
+ * Contractions: one token where the long form takes two. Applied only where another word follows, since
+ * "where you are." or "yes, I will." cannot contract. Negations keep their negation ("do not" → "don't").
+ */
+export const CONTRACTIONS: readonly (readonly [string, string])[] = [
+  ['I will not', "I won't"],
+  ['you will not', "you won't"],
+  ['will not', "won't"],
+  ['do not', "don't"],
+  ['does not', "doesn't"],
+  ['did not', "didn't"],
+  ['is not', "isn't"],
+  ['are not', "aren't"],
+  ['was not', "wasn't"],
+  ['were not', "weren't"],
+  ['should not', "shouldn't"],
+  ['would not', "wouldn't"],
+  ['could not', "couldn't"],
+  ['have not', "haven't"],
+  ['has not', "hasn't"],
+  ['I am', "I'm"],
+  ['I will', "I'll"],
+  ['I would', "I'd"],
+  ['you are', "you're"],
+  ['you will', "you'll"],
+  ['you would', "you'd"],
+  ['we are', "we're"],
+  ['we will', "we'll"],
+  ['they are', "they're"],
+  ['they will', "they'll"],
+  ['it is', "it's"],
+  ['that is', "that's"],
+  ['there is', "there's"],
+  ['here is', "here's"],
+  ['what is', "what's"],
 ];
 
 /** A whole sentence of greeting or thanks, with nothing else in it. */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { REWRITES } from '../../../src/core/data/rewrites';
+import { CONTRACTIONS, OPENERS, REWRITES } from '../../../src/core/data/rewrites';
 import { rewrite } from '../../../src/core/passes/rewrite';
 import { through, tokenizer } from '../helpers';
 
@@ -14,15 +14,19 @@ describe('core/passes/rewrite', () => {
     assert.equal(new Set(keys).size, keys.length);
   });
 
+  const ALL = [...REWRITES, ...CONTRACTIONS, ...OPENERS];
+  // A contraction keeps its negation: "do not" → "don't", "cannot" → "can't".
+  const expand = (text: string) => text.toLowerCase().replace(/\bcan(?:'t|not)\b/g, 'can not').replace(/\bwon't\b/g, 'will not').replace(/n't\b/g, ' not');
+
   it('every entry saves tokens in o200k_base', () => {
-    const wasteful = REWRITES.filter(([from, to]) => tokenizer.count(` ${to}`.trimEnd()) >= tokenizer.count(` ${from}`));
+    const wasteful = ALL.filter(([from, to]) => tokenizer.count(` ${to}`.trimEnd()) >= tokenizer.count(` ${from}`));
     assert.deepEqual(wasteful, []);
   });
 
   it('no entry removes or weakens a negation or restriction', () => {
-    const weakening = REWRITES.filter(([from, to]) => {
-      const lost = (from.match(new RegExp(RESTRICTIONS, 'gi')) ?? []).map((w) => w.toLowerCase());
-      return lost.some((w) => !to.toLowerCase().includes(w));
+    const weakening = ALL.filter(([from, to]) => {
+      const lost = (expand(from).match(new RegExp(RESTRICTIONS, 'gi')) ?? []).map((w) => w.toLowerCase());
+      return lost.some((w) => !expand(to).includes(w));
     });
     assert.deepEqual(weakening, []);
   });
@@ -35,7 +39,8 @@ describe('core/passes/rewrite', () => {
     ['It failed due to the fact that the disk was full.', 'It failed because the disk was full.'],
     ['This is really very important.', 'This is important.'],
     ['Please note that the API is slow.', 'Note: the API is slow.'],
-    ['You should keep in mind that it is slow.', 'You should keep in mind that it is slow.'],
+    ['You should keep in mind that it is slow.', "Note: it's slow."],
+    ['We think you should keep in mind that it is slow.', "We think you should keep in mind that it's slow."],
     ['IN ORDER TO WIN, PLAY.', 'TO WIN, PLAY.'],
     ['Do not, under any circumstances, delete files.', 'Do not, under any circumstances, delete files.'],
     ['Thank you very much!', ''],
@@ -46,13 +51,38 @@ describe('core/passes/rewrite', () => {
     ['Thank you so much in advance for your help with this, I really do appreciate it!', ''],
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
-    ['In order to make it easier for you, here is what I would like you to do, if at all possible:', 'Here is what to do:'],
+    ['In order to make it easier for you, here is what I would like you to do, if at all possible:', "Here's what to do:"],
     ['I hope you are doing well. Fix the bug.', 'Fix the bug.'],
     ['I was wondering if you could possibly help me out with something. Fix the bug.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
   ];
   for (const [input, expected] of examples) {
     it(`rewrites ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+  }
+
+  const contracted: [string, string][] = [
+    ['I will give you a word and you will reply with its meaning.', "I'll give you a word and you'll reply with its meaning."],
+    ['Do not explain. You are not allowed to skip steps.', "Don't explain. You're not allowed to skip steps."],
+    ['DO NOT EXPLAIN.', "DON'T EXPLAIN."],
+    // Only where another word follows: a contraction cannot end a clause.
+    ['Tell me where you are. Yes, I will.', 'Tell me where you are. Yes, I will.'],
+    ['That is, the input.', 'That is, the input.'],
+    // Phrases first: "I would" must not turn into "I'd" before the longer phrase matches.
+    ['What I would really like you to do is to write a summary.', 'Write a summary.'],
+  ];
+  for (const [input, expected] of contracted) {
+    it(`contracts ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+  }
+
+  const openers: [string, string][] = [
+    ['You should only reply with the code.', 'Only reply with the code.'],
+    ['Be brief. You should not explain.', "Be brief. Don't explain."],
+    // Not the verb of an instruction, or not opening the sentence: kept.
+    ['You should have received a file.', 'You should have received a file.'],
+    ['I think you should go.', 'I think you should go.'],
+  ];
+  for (const [input, expected] of openers) {
+    it(`turns an opener into the imperative: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
   }
 
   it('never rewrites inside protected spans', () => {
