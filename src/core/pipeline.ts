@@ -3,6 +3,7 @@ import type { PassReport } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
 import { dedupe } from './passes/dedupe';
+import { elision } from './passes/elide';
 import { prune } from './passes/prune';
 import { rewrite } from './passes/rewrite';
 import { segment } from './passes/segment';
@@ -12,7 +13,7 @@ import { select } from './passes/select';
  * The compression pipeline after segmentation, cheapest and safest first. Safe passes always run;
  * lossy passes run only while the text is over budget.
  */
-export const PASSES: readonly Pass[] = [cleanup, rewrite, dedupe, select, prune];
+export const PASSES: readonly Pass[] = [cleanup, rewrite, elision, dedupe, select, prune];
 
 export interface PipelineOutput {
   text: string;

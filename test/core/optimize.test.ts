@@ -13,7 +13,7 @@ describe('core/optimize', () => {
     assert.equal(r.reductionPercent, Math.round(((r.originalTokens - r.optimizedTokens) / r.originalTokens) * 10000) / 100);
     assert.ok(r.latencyMs >= 0);
     const names = r.passes.map((p) => p.name);
-    assert.deepEqual(names.slice(0, 5), ['segment', 'cleanup', 'rewrite', 'dedupe', 'select']);
+    assert.deepEqual(names.slice(0, 6), ['segment', 'cleanup', 'rewrite', 'elide', 'dedupe', 'select']);
     assert.equal(names.at(-1), 'render');
     assert.equal(r.model, 'gpt-4o');
     assert.equal(r.encoding, 'o200k_base');
@@ -21,8 +21,8 @@ describe('core/optimize', () => {
 
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
-    assert.equal(r.text, 'Note: the build is slow.');
-    assert.deepEqual(r.passes.map((p) => p.name), ['segment', 'cleanup', 'rewrite', 'dedupe', 'render']);
+    assert.equal(r.text, 'Note: build is slow.');
+    assert.deepEqual(r.passes.map((p) => p.name), ['segment', 'cleanup', 'rewrite', 'elide', 'dedupe', 'render']);
     assert.equal(r.softLimitEnforced, false);
   });
 
@@ -69,7 +69,7 @@ describe('core/optimize', () => {
   it('prefers what the task asks about', () => {
     const text = 'The office opens at 9 am. Parking is free for visitors. The cafeteria serves lunch until 2 pm. The wifi password is on the badge.';
     const r = optimize({ text, budget: 12, mode: 'strict', task: 'Where do I find the wifi password?' });
-    assert.ok(r.text.includes('wifi password'), r.text);
+    assert.match(r.text, /wifi password/i);
   });
 
   for (const [language, text] of [
@@ -94,11 +94,11 @@ describe('core/optimize', () => {
   const golden: [string, string][] = [
     [
       'I want you to act as a Linux terminal. I would really appreciate it if you could reply with what the terminal should show.\n\n\n\nDo not write explanations.',
-      'Act as a Linux terminal. Reply with what the terminal should show.\n\nDo not write explanations.',
+      "Act as a Linux terminal. Reply with what terminal should show.\n\nDon't write explanations.",
     ],
     [
       '## Task\n\nIn order to help, summarize   the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
-      '## Task\n\nTo help, summarize the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
+      '## Task\n\nTo help, summarize report. Summarize report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
     ],
   ];
   for (const [input, expected] of golden) {

@@ -1,0 +1,29 @@
+import { strict as assert } from 'node:assert';
+import { elision } from '../../../src/core/passes/elide';
+import { through } from '../helpers';
+
+describe('core/passes/elide', () => {
+  const el = (text: string) => through(text, [elision]);
+
+  const examples: [string, string][] = [
+    ['Act as a composer and write the music for an opera.', 'Act as composer and write music for opera.'],
+    ['The user sends a message.', 'User sends message.'],
+    ['Read it, check it, and fix it.', 'Read it, check it and fix it.'],
+    ['Reply in English, or in French.', 'Reply in English or in French.'],
+    // Where the article carries meaning, or is not an article at all: kept.
+    ['Give me a few ideas and a little help, not a lot.', 'Give me a few ideas and a little help, not a lot.'],
+    ['Use the same format as the other file.', 'Use the same format as the other file.'],
+    ['Read the Lord of the Rings on the iPhone.', 'Read the Lord of the Rings on the iPhone.'],
+    ['Pick option a then column a as shown.', 'Pick option a then column a as shown.'],
+    ['Is it vitamin A or B? Take a or b.', 'Is it vitamin A or B? Take a or b.'],
+    ['Answer with "a short story" and `the value`.', 'Answer with "a short story" and `the value`.'],
+  ];
+  for (const [input, expected] of examples) {
+    it(`elides ${JSON.stringify(input)}`, () => assert.equal(el(input), expected));
+  }
+
+  it('is skipped for text that is not English', () => {
+    const spanish = 'El informe describe los resultados del proyecto, y el equipo pide un resumen a la dirección.';
+    assert.equal(el(spanish), spanish);
+  });
+});
