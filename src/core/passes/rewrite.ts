@@ -31,6 +31,9 @@ function indexByFirstWord(entries: readonly (readonly [string, string, Phrase['o
   return index;
 }
 
+// Hedges go first so they cannot hide a longer phrase: "it would be really great if you could" must
+// not lose "if you could please" before "really" is gone. Requests ("please", "kindly") are phrases.
+const HEDGES = indexByFirstWord(REWRITES.filter(([from, to]) => to === '' && !/\s|please|kindly/.test(from)).map(([from, to]) => [from, to, undefined] as const));
 const PHRASES = indexByFirstWord([
   ...REWRITES.map(([from, to]) => [from, to, undefined] as const),
   ...OPENERS.map(([from, to]) => [from, to, 'opening'] as const),
@@ -103,6 +106,7 @@ export const rewrite: Pass = {
           if (piece.locked) return;
           // Again until stable: removing "really" can complete "it would be great if you could".
           const before = piece.text;
+          piece.text = rewritePiece(piece.text, i === 0, HEDGES);
           for (let round = 0; round < 3; round++) {
             const next = rewritePiece(piece.text, i === 0, PHRASES);
             if (next === piece.text) break;
@@ -122,30 +126,36 @@ export const rewrite: Pass = {
 function rewritePiece(text: string, opensSentence: boolean, dictionary: Dictionary): string {
   let out = '';
   let cursor = 0;
+  // After removing a sentence's opening words, the next letter written opens it: "please take" → "Take".
+  let capitalize = false;
+  const emit = (chunk: string) => {
+    if (capitalize && chunk !== '') {
+      chunk = chunk.charAt(0).toUpperCase() + chunk.slice(1);
+      capitalize = false;
+    }
+    out += chunk;
+  };
   for (const match of findPhrases(text, dictionary)) {
     const start = match.index;
-    const atStart = opensSentenceAt(text, start, opensSentence);
+    const atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
     const replacement = match.replacement;
     if ((replacement.endsWith(':') || match.opening) && !atStart) continue;
     let end = start + match.text.length;
-    out += text.slice(cursor, start);
+    emit(text.slice(cursor, start));
     if (replacement === '') {
       end = skipFollowingComma(text, end);
       if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
       else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
-      if (atStart && end < text.length) {
-        out += text[end]!.toUpperCase();
-        end++;
-      }
+      if (atStart) capitalize = true;
     } else {
-      out += matchCase(match.text, replacement);
+      emit(matchCase(match.text, replacement));
       if (replacement.endsWith(':')) end = skipFollowingComma(text, end);
       if (replacement.endsWith(':') && !/^\s/.test(text.slice(end))) out += ' ';
     }
     cursor = end;
   }
   if (cursor === 0) return text;
-  out += text.slice(cursor);
+  emit(text.slice(cursor));
   return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
 

@@ -51,6 +51,9 @@ describe('core/passes/rewrite', () => {
     ['Thank you so much in advance for your help with this, I really do appreciate it!', ''],
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
+    // Hedges go first, so they cannot hide the longer phrase; the first word left opens the sentence.
+    ['It would be really great if you could please take a careful look.', 'Take a careful look.'],
+    ['Thank you so much in advance for your time and your help, I really do appreciate it! Fix it.', 'Fix it.'],
     ['In order to make it easier for you, here is what I would like you to do, if at all possible:', "Here's what to do:"],
     ['I hope you are doing well. Fix the bug.', 'Fix the bug.'],
     ['I was wondering if you could possibly help me out with something. Fix the bug.', 'Fix the bug.'],
