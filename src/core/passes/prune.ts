@@ -15,6 +15,15 @@ interface Candidate {
   saving: number;
 }
 
+// Restrictions made of function words: "at most" must not become "most", nor "up to 5" become "up 5".
+const RESTRICTION = /\b(?:at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
+
+/** Offsets of `text` inside a restriction phrase. */
+function inRestriction(text: string): (offset: number) => boolean {
+  const spans = [...text.matchAll(RESTRICTION)].map((m) => [m.index, m.index + m[0].length] as const);
+  return (offset) => spans.some(([from, to]) => offset >= from && offset < to);
+}
+
 /**
  * Pass 6: word-level pruning inside kept sentences, lowest information first (function words before
  * content words), only until the text fits. Never removes protected spans, negations and
@@ -61,11 +70,11 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
     cache.set(sentence, { key, candidates: own });
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
-      WORD.lastIndex = 0;
+      const restricted = inRestriction(piece.text);
       for (const match of piece.text.matchAll(WORD)) {
         const word = match[0];
         const lower = word.toLowerCase();
-        if (GUARD_WORDS.has(lower)) continue;
+        if (GUARD_WORDS.has(lower) || restricted(match.index)) continue;
         const sentenceStart = index === 0 && /^[\s\p{P}]*$/u.test(piece.text.slice(0, match.index));
         if (!sentenceStart && /^\p{Lu}/u.test(word)) continue; // a name
         let relevant = inTask.get(lower);

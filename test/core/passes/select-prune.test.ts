@@ -65,6 +65,13 @@ describe('core/passes/prune', () => {
     for (const kept of ['not', 'report', 'Alice', 'before', '5 pm']) assert.ok(out.includes(kept), out);
   });
 
+  it('never takes the function word of a restriction: "at most", "up to", "no more than"', () => {
+    const doc = parse('Keep the answer to at most 300 words, use up to 5 bullet points and no more than two links in the list.');
+    prune.run(doc, context(3));
+    const out = render(doc);
+    for (const kept of ['at most', 'up to', 'no more than']) assert.ok(out.includes(kept), out);
+  });
+
   it('does nothing when the text already fits', () => {
     const text = 'The cat sat on the mat.';
     const doc = parse(text);
