@@ -13,9 +13,12 @@ const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would 
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
 // narrative ("the Broncos never trailed").
 const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
+// Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
+const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so)\b[,\s]*)+/iu;
 
 /** An instruction to the model rather than content about the world. */
-export function isInstruction(sentence: string): boolean {
+export function isInstruction(original: string): boolean {
+  const sentence = original.replace(LEAD_IN, '');
   const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
   if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;

@@ -1,0 +1,22 @@
+import { strict as assert } from 'node:assert';
+import { isInstruction } from '../../../src/core/scoring/structure';
+
+describe('core/scoring/structure', () => {
+  const instructions = [
+    'Write a summary of the report.',
+    'Never change the public API.',
+    'You must answer in English.',
+    'Also, do not use any external libraries.',
+    'Finally, list the three main risks.',
+    'Note: you must not change the signature.',
+    'What would you change first?',
+  ];
+  for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
+
+  const content = [
+    'The Broncos never trailed in the game.',
+    'Also, the stadium opened in 2014.',
+    'The service calls the payment API.',
+  ];
+  for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
+});
