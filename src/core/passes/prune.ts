@@ -135,6 +135,8 @@ function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
         } else after = after.replace(/^[ \t]+/, '');
         text = before + after;
       }
+      // A sentence whose first word went still starts with a capital ("The event was…" → "Event was…").
+      if (index === 0 && /^\p{Lu}/u.test(piece.text)) text = text.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
       piece.text = text;
     }
     remeasure(sentence, tokenizer);

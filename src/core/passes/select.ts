@@ -1,7 +1,10 @@
 import { estimateTokens, isStructural, type Block, type Doc, type Sentence } from '../doc';
+import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
-import { rankSentences } from '../scoring/importance';
-import type { Pass, PassContext } from './context';
+import { rankSentences, scoreClause, type RankedSentence } from '../scoring/importance';
+import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
+import { terms } from '../text/words';
+import { remeasure, type Pass, type PassContext } from './context';
 import { prunableShare, pruneCandidates } from './prune';
 
 /**
@@ -29,8 +32,8 @@ export const select: Pass = {
   run(doc, context) {
     if (estimateTokens(doc) <= context.budget) return;
     for (const level of LEVELS) {
-      selectAt(doc, context, level);
-      if (context.mode === 'relaxed' || estimateTokens(doc) <= context.budget) return;
+      const planned = selectAt(doc, context, level);
+      if (context.mode === 'relaxed' || planned || estimateTokens(doc) <= context.budget) return;
     }
   },
 };
@@ -42,18 +45,28 @@ interface Unit {
   termScores?: Map<string, number>;
   sentence?: Sentence;
   block?: Block;
+  /** A clause of `sentence` (index into its clauses) rather than the whole sentence. */
+  clause?: number;
+  /** The clause before a dependent clause, kept with it. */
+  head?: Unit;
 }
 
 /** Task terms already covered by kept sentences count less for the next pick (diversity). */
 const COVERED = 0.7;
 
-function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: SelectionLevel): void {
+/**
+ * Selects at one level; true when what it kept fits the budget as planned (pruning to follow), so that
+ * strict mode goes to a more drastic level only when this one cannot fit: selecting again at the next
+ * level would only drop more of what pruning was planned to shorten.
+ */
+function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: SelectionLevel): boolean {
   const depth = LEVELS.indexOf(level);
   const ranked = rankSentences(doc);
   const planned = doc.task.trim() ? PLANNED_PRUNING : 0;
   const share = doc.english && planned > 0 ? prunableShare(pruneCandidates(doc, tokenizer)) : new Map<Sentence, number>();
   const units: Unit[] = [];
   let fixed = 0;
+  const clausesOf = new Map<Sentence, Clause[]>();
   const covered = new Map<string, number>();
   const cover = (termScores: Map<string, number>) => {
     for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
@@ -63,6 +76,8 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
     if ((r.sentence.instruction || r.sentence.userKept) && depth < 1) {
       fixed += cost;
       cover(r.termScores);
+    } else if (planned > 0 && doc.english && !r.sentence.instruction && !r.sentence.userKept) {
+      units.push(...clauseUnits(r, cost, clausesOf, tokenizer));
     } else units.push({ cost, score: r.score + (r.sentence.instruction || r.sentence.userKept ? 1 : 0), order: r.order, termScores: r.termScores, sentence: r.sentence });
   }
   for (const block of doc.blocks) {
@@ -81,31 +96,77 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
   // when it still leads.
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
+    if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
     const current = coveredScore(top.unit, covered);
     if (current < top.priority - 1e-12 && heap.size > 0 && current < heap.peek()!.priority) {
       heap.push({ ...top, priority: current });
       continue;
     }
-    if (top.unit.cost <= room) {
-      room -= top.unit.cost;
-      keep.add(top.unit);
-      if (top.unit.termScores) cover(top.unit.termScores);
+    // A dependent clause comes with the clauses it depends on.
+    const needed = [top.unit];
+    for (let head = top.unit.head; head && !keep.has(head); head = head.head) needed.push(head);
+    const cost = needed.reduce((n, unit) => n + unit.cost, 0);
+    if (cost <= room) {
+      room -= cost;
+      for (const unit of needed) {
+        keep.add(unit);
+        if (unit.termScores) cover(unit.termScores);
+      }
     }
   }
   // Never select nothing: when no sentence fits whole, keep the best one and let pruning shrink it
   // (strict mode drops it later if even that cannot fit).
+  let asPlanned = budget - fixed >= 0;
   if (budget - fixed > 0 && !units.some((u) => u.sentence && keep.has(u))) {
+    asPlanned = false;
     const best = units.filter((u) => u.sentence).sort((a, b) => b.score - a.score || a.order - b.order)[0];
-    if (best) keep.add(best);
+    for (let unit = best; unit; unit = unit.head) keep.add(unit);
   }
+  const keptClauses = new Map<Sentence, boolean[]>();
   for (const unit of units) {
     const fits = keep.has(unit);
-    if (unit.sentence) unit.sentence.removed = !fits;
+    if (unit.sentence && unit.clause !== undefined) {
+      const kept = keptClauses.get(unit.sentence) ?? [];
+      kept[unit.clause] = fits;
+      keptClauses.set(unit.sentence, kept);
+    } else if (unit.sentence) unit.sentence.removed = !fits;
     if (unit.block) {
       unit.block.removed = !fits;
       if (!fits && !isStructural(unit.block)) doc.notes.protectedDropped = true;
     }
   }
+  for (const [sentence, kept] of keptClauses) {
+    sentence.removed = !kept.some(Boolean);
+    if (sentence.removed || kept.every(Boolean)) continue;
+    sentence.pieces = keepClauses(sentence.pieces, clausesOf.get(sentence)!, kept);
+    remeasure(sentence, tokenizer);
+  }
+  return asPlanned;
+}
+
+/**
+ * A long sentence of task-guided prose as one unit per clause, so that its relevant clause can be kept
+ * without the rest. Each clause costs its own tokens less its share (by length) of the planned pruning.
+ */
+function clauseUnits(r: RankedSentence, cost: number, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): Unit[] {
+  const whole: Unit = { cost, score: r.score, order: r.order, termScores: r.termScores, sentence: r.sentence };
+  const clauses = splitClauses(r.sentence.pieces);
+  if (clauses.length < 2) return [whole];
+  clausesOf.set(r.sentence, clauses);
+  const total = clauses.reduce((n, c) => n + c.length, 0) || 1;
+  const units: Unit[] = [];
+  let chain = '';
+  clauses.forEach((clause, c) => {
+    // A dependent clause is kept with the clauses before it, and reads with their words (its subject).
+    chain = (clause.dependent ? chain : '') + clauseText(r.sentence.pieces, clauses, c);
+    const { score, termScores } = scoreClause(r, chain, new Set(terms(chain, true)));
+    // Clause costs are counted, not estimated: a low estimate would make the tightening loop drop more.
+    const own = tokenizer.count(clauseText(r.sentence.pieces, clauses, c));
+    const unit: Unit = { cost: own - ((r.sentence.tokens + 1 - cost) * clause.length) / total + 1 / clauses.length, score, order: r.order, termScores, sentence: r.sentence, clause: c };
+    if (clause.dependent) unit.head = units[c - 1];
+    units.push(unit);
+  });
+  return units;
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {

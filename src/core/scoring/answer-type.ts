@@ -3,7 +3,7 @@
  * so that a sentence holding one ranks higher even when it shares no word with the question
  * ("Where did it take place?" → "…was played at Levi's Stadium in Santa Clara").
  */
-type AnswerType = 'person' | 'place' | 'time' | 'quantity' | 'name';
+export type AnswerType = 'person' | 'place' | 'time' | 'quantity' | 'name';
 
 const CUES: readonly [RegExp, AnswerType][] = [
   [/\b(how (many|much|long|far|old|big|large|often)|what (percentage|percent|number|amount|score|age|price)|by how)\b/i, 'quantity'],

@@ -1,6 +1,6 @@
 import { sentenceText, type Doc, type Sentence } from '../doc';
 import { terms, words, STOPWORDS } from '../text/words';
-import { answerTypeMatch, answerTypes } from './answer-type';
+import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
 
@@ -15,10 +15,13 @@ export interface RankedSentence {
   score: number;
   /** The part of `score` that comes from each task term, so selection can discount covered terms. */
   readonly termScores: Map<string, number>;
+  /** What scoring one clause of the sentence needs (task-guided ranking only). */
+  parts?: { relevance: number; neighbour: number; rest: number; types: readonly AnswerType[] };
 }
 
 const RELEVANCE_NEIGHBOUR = 0.35;
 const ANSWER_TYPE = 0.3;
+const WEIGHT_RELEVANCE = 0.75;
 
 /**
  * Importance of every kept prose sentence in [0, ~1.5]: relevance to the task (BM25, spread a little
@@ -44,7 +47,6 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
   const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
-  const weightRelevance = 0.75;
   let lastInstruction = -1;
   ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
   ranked.forEach((r, i) => {
@@ -54,12 +56,36 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     if (relevance) {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
-      for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (weightRelevance * typed * value) / maxOwn);
-      r.score = weightRelevance * (relevance[i]! + neighbour) * typed + 0.15 * information[i]! + 0.1 * structure;
+      for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
+      const rest = 0.15 * information[i]! + 0.1 * structure;
+      r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
+      r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else r.score = 0.55 * information[i]! + 0.45 * structure;
     r.sentence.score = r.score;
   });
   return ranked;
+}
+
+/**
+ * Importance of one clause of a ranked sentence: the relevance of the task terms it holds, its own
+ * answer-type match, and the sentence's other parts. The rest of the sentence counts as a neighbour.
+ */
+export function scoreClause(r: RankedSentence, text: string, terms: ReadonlySet<string>): { score: number; termScores: Map<string, number> } {
+  if (!r.parts) return { score: r.score, termScores: r.termScores };
+  let all = 0;
+  let own = 0;
+  const termScores = new Map<string, number>();
+  for (const [term, value] of r.termScores) {
+    all += value;
+    if (terms.has(term)) {
+      own += value;
+      termScores.set(term, value);
+    }
+  }
+  const relevance = all > 0 ? (r.parts.relevance * own) / all : 0;
+  const neighbour = Math.max(r.parts.neighbour, RELEVANCE_NEIGHBOUR * (r.parts.relevance - relevance));
+  const typed = 1 + ANSWER_TYPE * answerTypeMatch(text, r.parts.types);
+  return { score: WEIGHT_RELEVANCE * (relevance + neighbour) * typed + r.parts.rest, termScores };
 }
 
 function informativeness(text: string, sentence: Sentence, english: boolean): number {

@@ -62,7 +62,8 @@ describe('core/passes/prune', () => {
     const doc = parse('Do not send the report to Alice before 5 pm on the server.', 'report');
     prune.run(doc, context(3));
     const out = render(doc);
-    for (const kept of ['not', 'report', 'Alice', 'before', '5 pm']) assert.ok(out.includes(kept), out);
+    for (const kept of ['report', 'Alice', 'before', '5 pm']) assert.ok(out.includes(kept), out);
+    assert.match(out, /\bnot\b/i, out); // capitalised when "Do" goes: "Not send…"
   });
 
   it('never takes the function word of a restriction: "at most", "up to", "no more than"', () => {
@@ -77,5 +78,16 @@ describe('core/passes/prune', () => {
     const doc = parse(text);
     prune.run(doc, context(100));
     assert.equal(render(doc), text);
+  });
+});
+
+describe('core/passes/prune capitalisation', () => {
+  it('keeps a capital at the start of a sentence whose first word was pruned', () => {
+    const text = 'The event was held at the large arena in the city centre of the town.';
+    const doc = parse(text);
+    prune.run(doc, context(tokenizer.count(text) - 4));
+    const out = render(doc);
+    assert.ok(!out.startsWith('The '), out);
+    assert.match(out, /^\p{Lu}/u, out);
   });
 });

@@ -1,0 +1,165 @@
+import type { Piece } from '../doc';
+
+/**
+ * Clauses of an English sentence, so that selection can keep the part of a long sentence that matters
+ * and drop the rest. Cuts fall only in free text, outside brackets, before a separator that opens a
+ * clause: "; ", a spaced dash, or ", " followed by a conjunction, a relative or subordinating word, or
+ * an -ing participle. Lists ("A, B, and C") and restrictions ("…, unless …") are never cut.
+ */
+export interface Clause {
+  /** Where the clause starts (its separator included): piece index and offset in that piece. */
+  readonly piece: number;
+  readonly offset: number;
+  /** Kept only with the clause before it (relative clauses, participles, a conjunction without subject). */
+  readonly dependent: boolean;
+  /** Characters of the clause, for sharing the sentence's cost among its clauses. */
+  length: number;
+}
+
+// ", and the …" can stand alone once the conjunction goes; ", and charged …" needs its subject.
+const COORDINATING = /^(?:and|but|yet|so|or)\s+(?:the|a|an|this|that|these|those|it|its|they|their|he|his|she|her|we|our|i|there|\p{Lu}|\p{N})/u;
+const CONJUNCTION = /^(?:and|but|yet|so|or)\s/;
+const DEPENDENT = /^(?:which|who|whom|whose|where|when|while|whereas|although|though|because|since|as|after|before|until|including|with|according)\s/;
+const PARTICIPLE = /^\p{Ll}+ing\s/u;
+/** Words whose clause restricts what precedes it: dropping it would change the meaning. */
+const RESTRICTIVE = /^(?:unless|except|only|if|not|but not|provided|without)\b/;
+const MIN_WORDS = 3;
+
+/** The clauses of a sentence in order; the first starts at piece 0, offset 0. One clause: no cut found. */
+export function splitClauses(pieces: readonly Piece[]): Clause[] {
+  const clauses: Clause[] = [{ piece: 0, offset: 0, dependent: false, length: 0 }];
+  let depth = 0;
+  let bareCommas = 0; // commas inside the current clause that were not cuts: a list is running
+  let wordsSince = 0;
+  pieces.forEach((piece, index) => {
+    if (piece.locked) {
+      wordsSince += 1;
+      return;
+    }
+    const text = piece.text;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (ch === '(' || ch === '[') depth++;
+      else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+      if (/\s/.test(ch) && i > 0 && /\S/.test(text[i - 1]!)) wordsSince++;
+      if (depth > 0) continue;
+      const cut = cutAt(text, i, bareCommas > 0);
+      if (cut === null) {
+        if (ch === ',') bareCommas++;
+        continue;
+      }
+      if (wordsSince < MIN_WORDS || wordsAfter(pieces, index, i) < MIN_WORDS) {
+        if (ch === ',') bareCommas++;
+        continue;
+      }
+      if (embeddedRelative(clauses, pieces, offsetOf(pieces, { piece: index, offset: i }))) clauses.pop();
+      clauses.push({ piece: index, offset: i, dependent: cut === 'dependent', length: 0 });
+      bareCommas = 0;
+      wordsSince = 0;
+    }
+  });
+  if (embeddedRelative(clauses, pieces, Infinity)) clauses.pop();
+  measure(pieces, clauses);
+  return clauses;
+}
+
+const RELATIVE = /^[\s,—–]*(?:which|who|whom|whose|where)\s[^,]*,\s*\S/;
+
+/**
+ * "The media day, which was held on Tuesday, was moved to Monday": a relative clause followed by a
+ * comma and more text is embedded in its sentence (its verb comes after), so it is no clause of its own.
+ */
+function embeddedRelative(clauses: readonly Clause[], pieces: readonly Piece[], end: number): boolean {
+  const last = clauses.length - 1;
+  if (last < 1) return false;
+  const text = pieces.map((p) => p.text).join('');
+  return RELATIVE.test(text.slice(offsetOf(pieces, clauses[last]!), end));
+}
+
+function offsetOf(pieces: readonly Piece[], clause: { piece: number; offset: number }): number {
+  let offset = clause.offset;
+  for (let p = 0; p < clause.piece; p++) offset += pieces[p]!.text.length;
+  return offset;
+}
+
+function cutAt(text: string, i: number, inList: boolean): 'independent' | 'dependent' | null {
+  const ch = text[i]!;
+  const rest = text.slice(i + 1);
+  if (ch === ';' && /^\s/.test(rest)) return 'independent';
+  if ((ch === '—' || ch === '–') && i > 0 && text[i - 1] === ' ' && /^\s/.test(rest)) return 'dependent';
+  if (ch !== ',' || !/^\s/.test(rest)) return null;
+  const next = rest.trimStart();
+  if (RESTRICTIVE.test(next)) return null;
+  if (CONJUNCTION.test(next)) {
+    if (inList) return null; // "A, B, and C"
+    return COORDINATING.test(next) ? 'independent' : 'dependent';
+  }
+  if (DEPENDENT.test(next) || PARTICIPLE.test(next)) return 'dependent';
+  return null;
+}
+
+function wordsAfter(pieces: readonly Piece[], index: number, offset: number): number {
+  let text = pieces[index]!.text.slice(offset + 1);
+  for (let j = index + 1; j < pieces.length; j++) text += pieces[j]!.text;
+  return (text.match(/\S+/g) ?? []).length;
+}
+
+function measure(pieces: readonly Piece[], clauses: Clause[]): void {
+  clauses.forEach((clause, c) => {
+    const next = clauses[c + 1];
+    let length = 0;
+    for (let p = clause.piece; p < pieces.length && (!next || p <= next.piece); p++) {
+      const text = pieces[p]!.text;
+      const from = p === clause.piece ? clause.offset : 0;
+      const to = next && p === next.piece ? next.offset : text.length;
+      length += Math.max(0, to - from);
+    }
+    clause.length = length;
+  });
+}
+
+/** The text of one clause, separator included. */
+export function clauseText(pieces: readonly Piece[], clauses: readonly Clause[], c: number): string {
+  return clausePieces(pieces, clauses, c).map((p) => p.text).join('');
+}
+
+function clausePieces(pieces: readonly Piece[], clauses: readonly Clause[], c: number): Piece[] {
+  const clause = clauses[c]!;
+  const next = clauses[c + 1];
+  const out: Piece[] = [];
+  for (let p = clause.piece; p < pieces.length && (!next || p <= next.piece); p++) {
+    const piece = pieces[p]!;
+    const from = p === clause.piece ? clause.offset : 0;
+    const to = next && p === next.piece ? next.offset : piece.text.length;
+    if (to <= from) continue;
+    // Cuts are only ever made in free text, so a locked piece is always taken whole.
+    out.push(from === 0 && to === piece.text.length ? piece : { ...piece, text: piece.text.slice(from, to) });
+  }
+  return out;
+}
+
+/**
+ * The pieces of the sentence with only the kept clauses, repaired to read as a sentence: a clause that
+ * now opens the sentence loses its separator and conjunction and gets a capital; when the last clause
+ * goes, the sentence keeps its closing punctuation.
+ */
+export function keepClauses(pieces: readonly Piece[], clauses: readonly Clause[], kept: readonly boolean[]): Piece[] {
+  const chosen = clauses.map((_, c) => c).filter((c) => kept[c]);
+  if (chosen.length === 0) return [];
+  const out: Piece[] = [];
+  for (const c of chosen) out.push(...clausePieces(pieces, clauses, c));
+  const first = out[0]!;
+  if (chosen[0] !== 0 && !first.locked) {
+    const text = first.text.replace(/^[\s,;:—–-]+/, '').replace(CONJUNCTION, '').replace(/^\s+/, '');
+    out[0] = { ...first, text: text.charAt(0).toUpperCase() + text.slice(1) };
+  }
+  const lastChosen = chosen[chosen.length - 1]!;
+  if (lastChosen !== clauses.length - 1) {
+    let ending = /([.!?…]+)["'”’»)\]]*\s*$/.exec(clauseText(pieces, clauses, clauses.length - 1))?.[1] ?? '';
+    const last = out[out.length - 1]!;
+    if (/[.!?…]$/.test(last.text.trimEnd())) ending = ''; // "in the U.S." already ends with a period
+    if (last.locked) out.push({ text: ending, locked: false });
+    else out[out.length - 1] = { ...last, text: last.text.replace(/[\s,;:—–-]+$/, '') + ending };
+  }
+  return out.filter((p) => p.text.length > 0);
+}
