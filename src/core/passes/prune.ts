@@ -15,8 +15,8 @@ interface Candidate {
   saving: number;
 }
 
-// Restrictions made of function words: "at most" must not become "most", nor "up to 5" become "up 5".
-const RESTRICTION = /\b(?:at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
+// Restrictions made of function words: "at most" must not become "most", "do not send" not "not send".
+const RESTRICTION = /\b(?:(?:do|does|did) not|at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
 
 /** Offsets of `text` inside a restriction phrase. */
 function inRestriction(text: string): (offset: number) => boolean {
