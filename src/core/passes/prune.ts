@@ -18,6 +18,11 @@ interface Candidate {
 // Restrictions made of function words: "at most" must not become "most", "do not send" not "not send".
 const RESTRICTION = /\b(?:(?:do|does|did) not|at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
 
+/** A word between two capitalised words belongs to a name or joins two: "Bank of America", "Tracy Wolfson and Evan Washburn". */
+function insideName(text: string, start: number, end: number): boolean {
+  return /(?:\p{Lu}[\p{L}\p{N}'’.-]*\)?|\))\s+$/u.test(text.slice(Math.max(0, start - 30), start)) && /^\s+\(?\p{Lu}/u.test(text.slice(end, end + 4));
+}
+
 /** Offsets of `text` inside a restriction phrase. */
 function inRestriction(text: string): (offset: number) => boolean {
   const spans = [...text.matchAll(RESTRICTION)].map((m) => [m.index, m.index + m[0].length] as const);
@@ -77,6 +82,7 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
         if (GUARD_WORDS.has(lower) || restricted(match.index)) continue;
         const sentenceStart = index === 0 && /^[\s\p{P}]*$/u.test(piece.text.slice(0, match.index));
         if (!sentenceStart && /^\p{Lu}/u.test(word)) continue; // a name
+        if (insideName(piece.text, match.index, match.index + word.length)) continue; // "Gods of Egypt"
         let relevant = inTask.get(lower);
         if (relevant === undefined) {
           relevant = task.size > 0 && terms(lower, true).some((t) => task.has(t));

@@ -72,6 +72,13 @@ describe('core/passes/prune', () => {
     for (const kept of ['at most', 'up to', 'no more than']) assert.ok(out.includes(kept), out);
   });
 
+  it('keeps the small words inside and between names: "Gods of Egypt", "Tracy Wolfson and Evan Washburn"', () => {
+    const doc = parse('The trailer for Gods of Egypt was shown, and the game was called by Tracy Wolfson and Evan Washburn on the sidelines.');
+    prune.run(doc, context(12));
+    const out = render(doc);
+    for (const kept of ['Gods of Egypt', 'Tracy Wolfson and Evan Washburn']) assert.ok(out.includes(kept), out);
+  });
+
   it('does nothing when the text already fits', () => {
     const text = 'The cat sat on the mat.';
     const doc = parse(text);
