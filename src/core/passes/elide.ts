@@ -5,8 +5,12 @@ import { opensSentenceAt } from './rewrite';
 // An article, a space and the lower-case word it introduces. Capitalised words are names ("the Beatles").
 const ARTICLE = /(?<![\p{L}\p{N}'’_-])(a|an|the|A|An|The) (?=(\p{Ll}[\p{L}\p{N}'’-]*))/gu;
 
-// Where the article carries meaning: "a few" (some) is not "few" (hardly any); "a lot", "a number of".
-const MEANINGFUL_AFTER = new Set('few little lot lots bit couple number dozen great good while half third quarter hundred thousand million billion total'.split(' '));
+// Where "a"/"an" carries meaning or an idiom needs it: "a few" (some) is not "few" (hardly any); "a lot",
+// "a number of", "take a look", "one at a time", "as a result".
+const MEANINGFUL_AFTER_A = new Set(
+  ('few little lot lots bit couple number dozen great good while half third quarter hundred thousand million ' +
+    'billion total look try row time result whole moment glance matter').split(' '),
+);
 
 // "option a", "column a": a letter used as a label, not an article (nouns rarely used as verbs only).
 const LABELS = new Set('option options choice appendix figure exhibit vitamin column row section version variant tier'.split(' '));
@@ -14,7 +18,8 @@ const LABELS = new Set('option options choice appendix figure exhibit vitamin co
 /** Whether the article at `index` of `text` can go without changing what the text asks for. */
 function elidable(text: string, index: number, article: string, next: string): boolean {
   if (next !== next.toLowerCase()) return false; // "the iPhone": a name
-  if (STOPWORDS.has(next) || MEANINGFUL_AFTER.has(next)) return false; // "the same", "a few", "a or b"
+  if (STOPWORDS.has(next)) return false; // "the same", "the other", "a or b"
+  if (article !== 'the' && MEANINGFUL_AFTER_A.has(next)) return false;
   if (article === 'a') {
     const previous = /([\p{L}]+)\s+$/u.exec(text.slice(0, index))?.[1]?.toLowerCase();
     if (previous && LABELS.has(previous)) return false;
