@@ -2,7 +2,10 @@ import { COURTESY, REWRITES } from '../data/rewrites';
 import type { Piece } from '../doc';
 import { remeasure, type Pass } from './context';
 
-const fold = (word: string): string => word.toLowerCase().replace(/’/g, "'");
+const fold = (word: string): string => {
+  const lower = word.toLowerCase();
+  return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
+};
 
 interface Phrase {
   readonly words: readonly string[];
@@ -22,6 +25,7 @@ for (const [from, to] of REWRITES) {
 for (const list of BY_FIRST_WORD.values()) list.sort((a, b) => b.length - a.length);
 
 const WORD = /[\p{L}\p{N}'’-]+/gu;
+const ONLY_WHITESPACE = /^\s+$/;
 
 interface Match {
   readonly index: number;
@@ -31,22 +35,27 @@ interface Match {
 
 /** Dictionary phrases in `text`, left to right, as whole words separated by whitespace. */
 function findPhrases(text: string): Match[] {
-  const words = [...text.matchAll(WORD)];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const folded: string[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    starts.push(m.index);
+    ends.push(m.index + m[0].length);
+    folded.push(fold(m[0]));
+  }
   const matches: Match[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const candidates = BY_FIRST_WORD.get(fold(words[i]![0]));
+  for (let i = 0; i < folded.length; i++) {
+    const candidates = BY_FIRST_WORD.get(folded[i]!);
     if (!candidates) continue;
     const phrase = candidates.find((c) => c.words.every((w, k) => {
-      const word = words[i + k];
-      if (!word || fold(word[0]) !== w) return false;
-      if (k === 0) return true;
-      const previous = words[i + k - 1]!;
-      return /^\s+$/.test(text.slice(previous.index + previous[0].length, word.index));
+      if (folded[i + k] !== w) return false;
+      return k === 0 || ONLY_WHITESPACE.test(text.slice(ends[i + k - 1]!, starts[i + k]!));
     }));
     if (!phrase) continue;
-    const last = words[i + phrase.words.length - 1]!;
-    matches.push({ index: words[i]!.index, text: text.slice(words[i]!.index, last.index + last[0].length), replacement: phrase.replacement });
-    i += phrase.words.length - 1;
+    const last = i + phrase.words.length - 1;
+    matches.push({ index: starts[i]!, text: text.slice(starts[i]!, ends[last]!), replacement: phrase.replacement });
+    i = last;
   }
   return matches;
 }
