@@ -1,5 +1,5 @@
-import { sentenceText, type Sentence } from '../doc';
-import { GUARD_WORDS, words } from '../text/words';
+import { sentenceText, sentenceWords, type Sentence } from '../doc';
+import { GUARD_WORDS } from '../text/words';
 import type { Pass } from './context';
 
 const NEAR = 0.8;
@@ -23,9 +23,10 @@ export const dedupe: Pass = {
       if (block.kind !== 'prose' || block.removed) continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
-        const set = new Set(words(sentenceText(sentence)));
+        const scanned = sentenceWords(sentence);
+        const set = new Set(scanned);
         for (const w of set) wordFrequency.set(w, (wordFrequency.get(w) ?? 0) + 1);
-        entries.push({ sentence, words: set, locked: lockedKey(sentence) });
+        entries.push({ sentence, words: set, locked: lockedKey(sentence, scanned) });
       }
     }
     for (const entry of entries) {
@@ -36,7 +37,7 @@ export const dedupe: Pass = {
       }
       seen.add(exact);
       if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
-      const rare = [...entry.words].sort((a, b) => wordFrequency.get(a)! - wordFrequency.get(b)! || (a < b ? -1 : 1)).slice(0, 2);
+      const rare = rarestTwo(entry.words, wordFrequency);
       const candidates = new Set(rare.flatMap((w) => byRareWord.get(w) ?? []).slice(0, MAX_CANDIDATES));
       if ([...candidates].some((earlier) => earlier.locked === entry.locked && jaccard(earlier.words, entry.words) >= NEAR)) {
         entry.sentence.removed = true;
@@ -58,10 +59,24 @@ interface Entry {
 }
 
 /** What must be identical for two sentences to be near repeats: protected spans and negations. */
-function lockedKey(sentence: Sentence): string {
+function lockedKey(sentence: Sentence, scanned: readonly string[]): string {
   const locked = sentence.pieces.filter((p) => p.locked).map((p) => p.text);
-  const guards = words(sentenceText(sentence)).filter((w) => GUARD_WORDS.has(w));
+  const guards = scanned.filter((w) => GUARD_WORDS.has(w));
   return [...locked, '|', ...guards].join('\u0000');
+}
+
+/** The two least frequent words, ties by code-unit order (a linear scan instead of a sort). */
+function rarestTwo(words: Set<string>, frequency: Map<string, number>): string[] {
+  const before = (a: string, b: string) => frequency.get(a)! - frequency.get(b)! < 0 || (frequency.get(a) === frequency.get(b) && a < b);
+  let first: string | undefined;
+  let second: string | undefined;
+  for (const w of words) {
+    if (first === undefined || before(w, first)) {
+      second = first;
+      first = w;
+    } else if (second === undefined || before(w, second)) second = w;
+  }
+  return first === undefined ? [] : second === undefined ? [first] : [first, second];
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

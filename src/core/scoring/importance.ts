@@ -1,5 +1,5 @@
-import { sentenceText, type Doc, type Sentence } from '../doc';
-import { terms, words, STOPWORDS } from '../text/words';
+import { sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
+import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
@@ -39,7 +39,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
   const query = terms(doc.task, doc.english);
   const types = doc.english ? answerTypes(doc.task) : [];
-  const contributions = query.length ? bm25Terms(texts.map((t) => terms(t, doc.english)), query) : [];
+  const contributions = query.length ? bm25Terms(ranked.map((r) => termsOf(sentenceWords(r.sentence), doc.english)), query) : [];
   const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
@@ -63,7 +63,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
 }
 
 function informativeness(text: string, sentence: Sentence, english: boolean): number {
-  const all = words(text);
+  const all = sentenceWords(sentence);
   let info = 0;
   let count = 0;
   for (const w of all) {

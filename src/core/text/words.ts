@@ -27,14 +27,30 @@ export const GUARD_WORDS = new Set(
     .split(' '),
 );
 
+// Stemming is the costly part of matching and the vocabulary of a prompt is small: remember stems.
+const stems = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
 /** A language-neutral key for matching: stemmed in English, lower-cased elsewhere. */
 export function termKey(word: string, english: boolean): string {
-  return english ? stemmer(word.replace(/['’]s$/, '')) : word;
+  if (!english) return word;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stem = stemmer(word.replace(/['’]s$/, ''));
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** Content terms of a text: stopwords dropped (English), stemmed keys. */
 export function terms(text: string, english: boolean): string[] {
+  return termsOf(words(text), english);
+}
+
+/** Content terms of already scanned words (see `words`). */
+export function termsOf(scanned: readonly string[], english: boolean): string[] {
   const out: string[] = [];
-  for (const w of words(text)) if (!(english && STOPWORDS.has(w))) out.push(termKey(w, english));
+  for (const w of scanned) if (!(english && STOPWORDS.has(w))) out.push(termKey(w, english));
   return out;
 }
