@@ -38,8 +38,7 @@ export const dedupe: Pass = {
       seen.add(exact);
       if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
       const rare = rarestTwo(entry.words, wordFrequency);
-      const candidates = new Set(rare.flatMap((w) => byRareWord.get(w) ?? []).slice(0, MAX_CANDIDATES));
-      if ([...candidates].some((earlier) => earlier.locked === entry.locked && jaccard(earlier.words, entry.words) >= NEAR)) {
+      if (earlierCandidates(rare, byRareWord).some((earlier) => earlier.locked === entry.locked && jaccard(earlier.words, entry.words) >= NEAR)) {
         entry.sentence.removed = true;
         continue;
       }
@@ -77,6 +76,18 @@ function rarestTwo(words: Set<string>, frequency: Map<string, number>): string[]
     } else if (second === undefined || before(w, second)) second = w;
   }
   return first === undefined ? [] : second === undefined ? [first] : [first, second];
+}
+
+/** Up to MAX_CANDIDATES earlier sentences that share a rare word, without copying long lists. */
+function earlierCandidates(rare: readonly string[], byRareWord: Map<string, Entry[]>): Entry[] {
+  const candidates: Entry[] = [];
+  for (const w of rare) {
+    for (const entry of byRareWord.get(w) ?? []) {
+      if (candidates.length === MAX_CANDIDATES) return candidates;
+      candidates.push(entry);
+    }
+  }
+  return candidates;
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
