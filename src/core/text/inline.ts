@@ -11,7 +11,9 @@ const UNIT =
   'kg|g|mg|lbs?|oz|l|ml|L|mL|°[CF]?|[kKmMbB]|x|tokens?|words?|characters?|chars|lines?|sentences?|paragraphs?|items?|' +
   'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts|[ap]\\.?m\\.?)';
 
-/** Each pattern with a character it cannot match without, so most patterns skip most prose cheaply. */
+const FILE_EXTENSION = '\\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\\b';
+
+/** Each pattern with a test it cannot match without, so most patterns skip most prose cheaply. */
 const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/`[^`\n]+`/g, /`/], // inline code
   [/<keep>[\s\S]*?<\/keep>/g, /<keep>/], // user-marked span
@@ -26,7 +28,7 @@ const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, /\//], // /unix/path, ./rel/path
   [/\b[A-Za-z]:\\[^\s"'<>|]+/g, /:\\/], // C:\windows\path
   [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, /\//], // src/file.ts
-  [/\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g, /\./],
+  [new RegExp(`\\b[\\w-]+${FILE_EXTENSION}`, 'g'), new RegExp(FILE_EXTENSION)], // file.ts
   [/"[^"\n]{1,200}"/g, /"/], // quoted literals
   [/“[^”\n]{1,200}”/g, /“/],
   [/«[^»\n]{1,200}»/g, /«/],
