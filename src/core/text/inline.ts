@@ -56,9 +56,11 @@ export function findProtectedSpans(text: string): Span[] {
   const found: Span[] = [];
   for (const [pattern, need] of PATTERNS) {
     if (!need.test(text)) continue;
+    // An exec loop on the shared pattern: matchAll would clone the regex on every call.
     pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) {
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       if (match[0].length > 0) found.push({ start: match.index, end: match.index + match[0].length });
+      else pattern.lastIndex++; // never happens with these patterns; guards against a loop
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);
