@@ -23,14 +23,13 @@ export const dedupe: Pass = {
       if (block.kind !== 'prose' || block.removed) continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
-        const scanned = sentenceWords(sentence);
-        const set = new Set(scanned);
+        const set = new Set(sentenceWords(sentence));
         for (const w of set) wordFrequency.set(w, (wordFrequency.get(w) ?? 0) + 1);
-        entries.push({ sentence, words: set, locked: lockedKey(sentence, scanned) });
+        entries.push({ sentence, words: set });
       }
     }
     for (const entry of entries) {
-      const exact = sentenceText(entry.sentence).toLowerCase().replace(/\s+/g, ' ').trim();
+      const exact = foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;
         continue;
@@ -38,7 +37,7 @@ export const dedupe: Pass = {
       seen.add(exact);
       if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
       const rare = rarestTwo(entry.words, wordFrequency);
-      if (earlierCandidates(rare, byRareWord).some((earlier) => earlier.locked === entry.locked && jaccard(earlier.words, entry.words) >= NEAR)) {
+      if (earlierCandidates(rare, byRareWord).some((earlier) => lockedKey(earlier) === lockedKey(entry) && jaccard(earlier.words, entry.words) >= NEAR)) {
         entry.sentence.removed = true;
         continue;
       }
@@ -54,26 +53,45 @@ export const dedupe: Pass = {
 interface Entry {
   sentence: Sentence;
   words: Set<string>;
-  locked: string;
+  /** See lockedKey; computed only for sentences that have near-repeat candidates. */
+  locked?: string;
+}
+
+const SPACE_TO_FOLD = /[^\S ]| \s/;
+
+/** The text with case and whitespace folded: what exact repeats share. */
+function foldCaseAndSpace(text: string): string {
+  const lower = text.toLowerCase();
+  return (SPACE_TO_FOLD.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
 }
 
 /** What must be identical for two sentences to be near repeats: protected spans and negations. */
-function lockedKey(sentence: Sentence, scanned: readonly string[]): string {
-  const locked = sentence.pieces.filter((p) => p.locked).map((p) => p.text);
-  const guards = scanned.filter((w) => GUARD_WORDS.has(w));
-  return [...locked, '|', ...guards].join('\u0000');
+function lockedKey(entry: Entry): string {
+  if (entry.locked === undefined) {
+    const locked = entry.sentence.pieces.filter((p) => p.locked).map((p) => p.text);
+    const guards = sentenceWords(entry.sentence).filter((w) => GUARD_WORDS.has(w));
+    entry.locked = [...locked, '|', ...guards].join('\u0000');
+  }
+  return entry.locked;
 }
 
 /** The two least frequent words, ties by code-unit order (a linear scan instead of a sort). */
 function rarestTwo(words: Set<string>, frequency: Map<string, number>): string[] {
-  const before = (a: string, b: string) => frequency.get(a)! - frequency.get(b)! < 0 || (frequency.get(a) === frequency.get(b) && a < b);
   let first: string | undefined;
   let second: string | undefined;
+  let firstCount = 0;
+  let secondCount = 0;
   for (const w of words) {
-    if (first === undefined || before(w, first)) {
+    const count = frequency.get(w)!;
+    if (first === undefined || count < firstCount || (count === firstCount && w < first)) {
       second = first;
+      secondCount = firstCount;
       first = w;
-    } else if (second === undefined || before(w, second)) second = w;
+      firstCount = count;
+    } else if (second === undefined || count < secondCount || (count === secondCount && w < second)) {
+      second = w;
+      secondCount = count;
+    }
   }
   return first === undefined ? [] : second === undefined ? [first] : [first, second];
 }
