@@ -1,5 +1,6 @@
 import { COURTESY, REWRITES } from '../data/rewrites';
 import type { Piece } from '../doc';
+import { scanWords, type AsciiClasses } from '../text/scan';
 import { remeasure, type Pass } from './context';
 
 const fold = (word: string): string => {
@@ -44,7 +45,10 @@ const BY_FIRST_WORD = new Map<string, PhrasesFrom>();
   }
 }
 
-const WORD = /[\p{L}\p{N}'’-]+/gu;
+/** A word of a phrase, as matched in text. */
+export const PHRASE_WORD = /[\p{L}\p{N}'’-]+/gu;
+const isWordPart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39 || c === 45; // ' -
+export const PHRASE_WORD_ASCII: AsciiClasses = { start: isWordPart, part: isWordPart };
 const ONLY_WHITESPACE = /^\s+$/;
 
 interface Match {
@@ -58,12 +62,11 @@ function findPhrases(text: string): Match[] {
   const starts: number[] = [];
   const ends: number[] = [];
   const folded: string[] = [];
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
-    starts.push(m.index);
-    ends.push(m.index + m[0].length);
-    folded.push(fold(m[0]));
-  }
+  scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
+    starts.push(start);
+    ends.push(end);
+    folded.push(fold(text.slice(start, end)));
+  });
   const matches: Match[] = [];
   for (let i = 0; i < folded.length; i++) {
     const from = BY_FIRST_WORD.get(folded[i]!);

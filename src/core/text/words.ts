@@ -1,41 +1,17 @@
 import { stemmer } from 'stemmer';
+import { scanWords, type AsciiClasses } from './scan';
 
 /** A word: a letter or digit, then letters, digits, apostrophes, underscores and hyphens. */
 export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 
-const isAsciiWordStart = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57); // lower-cased text
-const isAsciiWordPart = (c: number) => isAsciiWordStart(c) || c === 39 || c === 95 || c === 45; // ' _ -
+const isAsciiAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+export const WORD_ASCII: AsciiClasses = { start: isAsciiAlnum, part: (c) => isAsciiAlnum(c) || c === 39 || c === 95 || c === 45 }; // ' _ -
 
-/**
- * Lower-cased words of `text` (the matches of WORD), for scoring only (never for output). Scans ASCII
- * by hand, the hot path of every pass that reads words; WORD decides wherever non-ASCII is involved.
- */
+/** Lower-cased words of `text` (the matches of WORD), for scoring only (never for output). */
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
   const found: string[] = [];
-  const n = lower.length;
-  for (let i = 0; i < n; ) {
-    const c = lower.charCodeAt(i);
-    if (c < 128 && !isAsciiWordStart(c)) {
-      i++;
-      continue;
-    }
-    if (c < 128) {
-      let end = i + 1;
-      while (end < n && isAsciiWordPart(lower.charCodeAt(end))) end++;
-      if (end === n || lower.charCodeAt(end) < 128) {
-        found.push(lower.slice(i, end));
-        i = end;
-        continue;
-      }
-    }
-    // From here on WORD finds the next word, as a scan of the whole text would.
-    WORD.lastIndex = i;
-    const match = WORD.exec(lower);
-    if (!match) break;
-    found.push(match[0]);
-    i = match.index + match[0].length;
-  }
+  scanWords(lower, WORD, WORD_ASCII, (start, end) => found.push(lower.slice(start, end)));
   return found;
 }
 
