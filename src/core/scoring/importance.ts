@@ -62,13 +62,31 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   return ranked;
 }
 
+const STOPWORD = -1;
+// Every word of every sentence is looked up on each ranking: one small map instead of the stopword set
+// and the 50,000-word frequency table.
+const informationMemo = new Map<string, number>();
+const MAX_MEMO = 100_000;
+
+/** wordInformation of an English word, or STOPWORD. */
+function englishInformation(word: string): number {
+  let info = informationMemo.get(word);
+  if (info === undefined) {
+    info = STOPWORDS.has(word) ? STOPWORD : wordInformation(word);
+    if (informationMemo.size >= MAX_MEMO) informationMemo.clear();
+    informationMemo.set(word, info);
+  }
+  return info;
+}
+
 function informativeness(text: string, sentence: Sentence, english: boolean): number {
   const all = sentenceWords(sentence);
   let info = 0;
   let count = 0;
   for (const w of all) {
-    if (english && STOPWORDS.has(w)) continue;
-    info += english ? wordInformation(w) : Math.min(1, w.length / 10);
+    const wordInfo = english ? englishInformation(w) : Math.min(1, w.length / 10);
+    if (wordInfo === STOPWORD) continue;
+    info += wordInfo;
     count++;
   }
   const literals = sentence.pieces.filter((p) => p.locked).length;
