@@ -37,22 +37,25 @@ function unwrapKeep(raw: string): string {
   return raw.replace(/^\s*<keep>(\r?\n)?/, '').replace(/(\r?\n)?<\/keep>\s*$/, '');
 }
 
+const WHITESPACE = /\s/;
+
 function splitSentences(content: string, english: boolean, tokenizer: Tokenizer): Sentence[] {
   const spans = findProtectedSpans(content);
   const sentences: Sentence[] = [];
   let start = 0;
   for (const end of sentenceEnds(content, spans)) {
-    const raw = content.slice(start, end);
-    const lead = raw.length - raw.trimStart().length;
-    const from = start + lead;
-    const to = from + raw.trim().length;
+    // The sentence is the range without its surrounding whitespace (what trim() would remove).
+    let from = start;
+    while (from < end && WHITESPACE.test(content[from]!)) from++;
+    let to = end;
+    while (to > from && WHITESPACE.test(content[to - 1]!)) to--;
     if (to > from) {
       const pieces = toPieces(content, from, to, spans);
-      const text = pieces.map((piece) => piece.text).join('');
+      const text = pieces.length === 1 ? pieces[0]!.text : pieces.map((piece) => piece.text).join('');
       if (sentences.length > 0) sentences[sentences.length - 1]!.sep += content.slice(start, from);
       sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: tokenizer.count(text), instruction: english && isInstruction(text), userKept: pieces.some((p) => p.kept), score: 1 });
     } else if (sentences.length > 0) {
-      sentences[sentences.length - 1]!.sep += raw;
+      sentences[sentences.length - 1]!.sep += content.slice(start, end);
     }
     start = end;
   }
