@@ -1,15 +1,12 @@
 import { COURTESY, REWRITES } from '../data/rewrites';
 import type { Piece } from '../doc';
 import { scanWords, type AsciiClasses } from '../text/scan';
+import { Vocabulary } from '../text/vocabulary';
 import { remeasure, type Pass } from './context';
 
-const fold = (word: string): string => {
-  const lower = word.toLowerCase();
-  return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
-};
-
 interface Phrase {
-  readonly words: readonly string[];
+  /** Vocabulary ids of the phrase's words. */
+  readonly words: readonly number[];
   readonly length: number;
   readonly replacement: string;
 }
@@ -17,26 +14,29 @@ interface Phrase {
 /** The phrases that start with one word, longest first, by the word that follows it. */
 interface PhrasesFrom {
   /** Phrases whose second word is the key, with the one-word phrase if there is one. */
-  readonly bySecondWord: Map<string, Phrase[]>;
+  readonly bySecondWord: Map<number, Phrase[]>;
   /** The one-word phrase, if any: all that can match when the next word is no second word. */
   readonly alone: Phrase[];
 }
 
+const phraseWords = REWRITES.map(([from]) => from.replace(/,$/, '').split(' '));
+const VOCABULARY = new Vocabulary(phraseWords.flat());
+
 // Phrases indexed by their first two words, longest first, so "in order to make sure that" wins over
 // "in order to" — two map lookups per word instead of a 270-branch regex at every position.
-const BY_FIRST_WORD = new Map<string, PhrasesFrom>();
+const BY_FIRST_WORD = new Map<number, PhrasesFrom>();
 {
-  const byFirst = new Map<string, Phrase[]>();
-  for (const [from, to] of REWRITES) {
-    const words = from.replace(/,$/, '').split(' ').map(fold);
+  const byFirst = new Map<number, Phrase[]>();
+  REWRITES.forEach(([from, to], i) => {
+    const words = phraseWords[i]!.map((w) => VOCABULARY.id(w));
     const list = byFirst.get(words[0]!) ?? [];
     list.push({ words, length: from.length, replacement: to });
     byFirst.set(words[0]!, list);
-  }
+  });
   for (const [first, list] of byFirst) {
     list.sort((a, b) => b.length - a.length);
     const alone = list.filter((p) => p.words.length === 1);
-    const bySecondWord = new Map<string, Phrase[]>();
+    const bySecondWord = new Map<number, Phrase[]>();
     for (const p of list) {
       const second = p.words[1];
       if (second !== undefined && !bySecondWord.has(second)) bySecondWord.set(second, list.filter((q) => q.words.length === 1 || q.words[1] === second));
@@ -61,20 +61,20 @@ interface Match {
 function findPhrases(text: string): Match[] {
   const starts: number[] = [];
   const ends: number[] = [];
-  const folded: string[] = [];
+  const ids: number[] = [];
   scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
     starts.push(start);
     ends.push(end);
-    folded.push(fold(text.slice(start, end)));
+    ids.push(VOCABULARY.idIn(text, start, end));
   });
   const matches: Match[] = [];
-  for (let i = 0; i < folded.length; i++) {
-    const from = BY_FIRST_WORD.get(folded[i]!);
+  for (let i = 0; i < ids.length; i++) {
+    const from = BY_FIRST_WORD.get(ids[i]!);
     if (!from) continue;
-    const next = folded[i + 1];
+    const next = ids[i + 1];
     const candidates = (next !== undefined && from.bySecondWord.get(next)) || from.alone;
     const phrase = candidates.find((c) => c.words.every((w, k) => {
-      if (folded[i + k] !== w) return false;
+      if (ids[i + k] !== w) return false;
       return k === 0 || ONLY_WHITESPACE.test(text.slice(ends[i + k - 1]!, starts[i + k]!));
     }));
     if (!phrase) continue;
