@@ -49,34 +49,71 @@ const BY_FIRST_WORD = new Map<number, PhrasesFrom>();
 export const PHRASE_WORD = /[\p{L}\p{N}'’-]+/gu;
 const isWordPart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39 || c === 45; // ' -
 export const PHRASE_WORD_ASCII: AsciiClasses = { start: isWordPart, part: isWordPart };
-const ONLY_WHITESPACE = /^\s+$/;
-
 interface Match {
   readonly index: number;
   readonly text: string;
   readonly replacement: string;
 }
 
+/** Words of the piece being searched, reused from call to call: start, end and vocabulary id. */
+const scanned = { count: 0, starts: new Int32Array(512), ends: new Int32Array(512), ids: new Int32Array(512) };
+
+function scanPhraseWords(text: string): void {
+  scanned.count = 0;
+  scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
+    if (scanned.count === scanned.ids.length) {
+      for (const key of ['starts', 'ends', 'ids'] as const) {
+        const grown = new Int32Array(scanned[key].length * 2);
+        grown.set(scanned[key]);
+        scanned[key] = grown;
+      }
+    }
+    scanned.starts[scanned.count] = start;
+    scanned.ends[scanned.count] = end;
+    scanned.ids[scanned.count] = VOCABULARY.idIn(text, start, end);
+    scanned.count++;
+  });
+}
+
+/** Whether the phrase's words are the scanned words from `first` on, separated by whitespace only. */
+function phraseAt(text: string, phrase: Phrase, first: number): boolean {
+  if (first + phrase.words.length > scanned.count) return false;
+  for (let k = 0; k < phrase.words.length; k++) {
+    if (scanned.ids[first + k] !== phrase.words[k]) return false;
+    if (k > 0 && !onlyWhitespace(text, scanned.ends[first + k - 1]!, scanned.starts[first + k]!)) return false;
+  }
+  return true;
+}
+
+const WHITESPACE = /\s/;
+
+/** Whether text[from, to) is whitespace only (and not empty), as /^\s+$/ tests it. */
+function onlyWhitespace(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c < 128 || !WHITESPACE.test(text[i]!)) return false;
+  }
+  return true;
+}
+
 /** Dictionary phrases in `text`, left to right, as whole words separated by whitespace. */
 function findPhrases(text: string): Match[] {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const ids: number[] = [];
-  scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
-    starts.push(start);
-    ends.push(end);
-    ids.push(VOCABULARY.idIn(text, start, end));
-  });
+  scanPhraseWords(text);
+  const { count, starts, ends, ids } = scanned;
   const matches: Match[] = [];
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < count; i++) {
     const from = BY_FIRST_WORD.get(ids[i]!);
     if (!from) continue;
-    const next = ids[i + 1];
-    const candidates = (next !== undefined && from.bySecondWord.get(next)) || from.alone;
-    const phrase = candidates.find((c) => c.words.every((w, k) => {
-      if (ids[i + k] !== w) return false;
-      return k === 0 || ONLY_WHITESPACE.test(text.slice(ends[i + k - 1]!, starts[i + k]!));
-    }));
+    const candidates = (i + 1 < count && from.bySecondWord.get(ids[i + 1]!)) || from.alone;
+    let phrase: Phrase | undefined;
+    for (const candidate of candidates) {
+      if (phraseAt(text, candidate, i)) {
+        phrase = candidate;
+        break;
+      }
+    }
     if (!phrase) continue;
     const last = i + phrase.words.length - 1;
     matches.push({ index: starts[i]!, text: text.slice(starts[i]!, ends[last]!), replacement: phrase.replacement });
