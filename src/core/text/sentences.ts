@@ -9,8 +9,8 @@ const ABBREVIATIONS = new Set(
 
 const isTerminator = (ch: string) => '.!?…。！？'.includes(ch);
 const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
-/** Where a boundary can be: a line break or a terminator; the scan jumps from one to the next. */
-const CANDIDATE = /[\n.!?…。！？]/g;
+/** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
+const isCandidate = (c: number) => c === 10 || c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
 
 /**
  * Sentence boundaries of `text` as end offsets (exclusive), never inside a protected span.
@@ -22,10 +22,8 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
   let spanIndex = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
-    CANDIDATE.lastIndex = i;
-    const candidate = CANDIDATE.exec(text);
-    if (!candidate) break;
-    i = candidate.index;
+    while (i < n && !isCandidate(text.charCodeAt(i))) i++;
+    if (i === n) break;
     while (spanIndex < spans.length && spans[spanIndex]!.end <= i) spanIndex++;
     const span = spans[spanIndex];
     if (span && span.start <= i && i < span.end) {
