@@ -37,7 +37,7 @@ export const dedupe: Pass = {
       seen.add(exact);
       if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
       const rare = rarestTwo(entry.words, wordFrequency);
-      if (earlierCandidates(rare, byRareWord).some((earlier) => lockedKey(earlier) === lockedKey(entry) && jaccard(earlier.words, entry.words) >= NEAR)) {
+      if (earlierCandidates(rare, byRareWord).some((earlier) => lockedKey(earlier) === lockedKey(entry) && nearRepeat(earlier.words, entry.words))) {
         entry.sentence.removed = true;
         continue;
       }
@@ -108,8 +108,20 @@ function earlierCandidates(rare: readonly string[], byRareWord: Map<string, Entr
   return candidates;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
+/**
+ * Whether the Jaccard similarity of the word sets is at least NEAR. Stops counting shared words as soon
+ * as the words still unchecked could not lift it to NEAR: the ratio only grows with the shared count.
+ */
+function nearRepeat(a: Set<string>, b: Set<string>): boolean {
+  const union = a.size + b.size;
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
+  let reachable = small.size;
+  if (reachable / (union - reachable) < NEAR) return false;
+  for (const w of small) {
+    if (large.has(w)) continue;
+    reachable--;
+    if (reachable / (union - reachable) < NEAR) return false;
+  }
+  return reachable / (union - reachable) >= NEAR;
 }
