@@ -3,14 +3,18 @@ import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { encodingForModel, type EncodingName } from './models';
-import { chunkCounter, type ChunkSplitter } from './tokens/chunk-counter';
-import { o200kChunkEnd } from './tokens/o200k-chunks';
+import { chunkCounter, type ChunkSplitter, type CountedText } from './tokens/chunk-counter';
+
+export type { CountedText };
+import { o200kChunkEnd, o200kLocalChunkEnd } from './tokens/o200k-chunks';
 
 /** The one interface the rest of the code counts tokens through, so the library can be swapped. */
 export interface Tokenizer {
   readonly encoding: EncodingName;
   /** Exact count, as the library's; fast on text whose chunks were seen before. */
   count(text: string): number;
+  /** Counts a text so that its slices can then be counted cheaply (and exactly). */
+  countText(text: string): CountedText;
 }
 
 // Special-token strings such as <|endoftext|> in user text are ordinary text, never an error.
@@ -34,7 +38,7 @@ function regexSplitter(pattern: RegExp): ChunkSplitter {
 }
 
 const SPLITTERS: Record<EncodingName, ChunkSplitter> = {
-  o200k_base: { chunkEnd: o200kChunkEnd },
+  o200k_base: { chunkEnd: o200kChunkEnd, localChunkEnd: o200kLocalChunkEnd },
   cl100k_base: regexSplitter(CL100K_TOKEN_SPLIT_REGEX),
 };
 
@@ -56,7 +60,8 @@ export function libraryCount(encoding: EncodingName): (text: string) => number {
 export function tokenizerFor(encoding: EncodingName): Tokenizer {
   let tokenizer = tokenizers.get(encoding);
   if (!tokenizer) {
-    tokenizer = { encoding, count: chunkCounter(SPLITTERS[encoding], libraryCount(encoding)) };
+    const counter = chunkCounter(SPLITTERS[encoding], libraryCount(encoding));
+    tokenizer = { encoding, count: counter.count, countText: counter.countText };
     tokenizers.set(encoding, tokenizer);
   }
   return tokenizer;

@@ -75,6 +75,25 @@ describe('core/tokenizer', () => {
       }
     });
 
+    it('counts slices of a counted text exactly, reusing its chunks', () => {
+      let seed = 2;
+      const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      for (const encoding of encodings) {
+        const tokenizer = tokenizerFor(encoding);
+        for (let n = 0; n < 2_000; n++) {
+          let text = '';
+          for (let k = Math.floor(random() * 40); k > 0; k--) text += random() < 0.3 ? ' word.' : PIECES[Math.floor(random() * PIECES.length)];
+          const counted = tokenizer.countText(text);
+          assert.equal(counted.tokens, tokenizer.count(text));
+          for (let r = 0; r < 10; r++) {
+            const from = Math.floor(random() * (text.length + 1));
+            const to = from + Math.floor(random() * (text.length - from + 1));
+            assert.equal(counted.countSlice(from, to), tokenizer.count(text.slice(from, to)), `${encoding} ${JSON.stringify(text)} ${from}-${to}`);
+          }
+        }
+      }
+    });
+
     it('equals the library count on the shared data, in both encodings', function () {
       const files = ['squad-dev-v1.1-super-bowl-50.json', 'awesome-chatgpt-prompts.csv'].map((f) => resolve(DATA, f));
       if (!files.every(existsSync)) this.skip();

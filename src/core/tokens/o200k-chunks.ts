@@ -30,6 +30,20 @@ const nonAscii = (c: number) => c >= 128;
 export function o200kChunkEnd(text: string, start: number): number {
   const end = fastChunkEnd(text, start);
   if (end !== SLOW) return end;
+  return slowChunkEnd(text, start);
+}
+
+/**
+ * The chunk end when the ASCII fast path can decide it, else -1. The fast path reads no further than
+ * two characters past the end it returns, except over whitespace, which it reads to the first
+ * non-whitespace character: so text that goes on differently after that gives the same chunk.
+ */
+export function o200kLocalChunkEnd(text: string, start: number): number {
+  const end = fastChunkEnd(text, start);
+  return end === SLOW ? -1 : end;
+}
+
+function slowChunkEnd(text: string, start: number): number {
   STICKY.lastIndex = start;
   const match = STICKY.exec(text);
   // Every character matches some alternative, so this never stays put; guard against it anyway.
