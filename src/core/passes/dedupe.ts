@@ -16,45 +16,94 @@ export const dedupe: Pass = {
   lossy: false,
   run(doc) {
     const seen = new Set<string>();
-    const byRareWord = new Map<string, Entry[]>();
-    const wordFrequency = new Map<string, number>();
+    const byRareWord = new Map<number, Entry[]>();
+    const vocabulary = new WordIds();
     const entries: Entry[] = [];
     for (const block of doc.blocks) {
       if (block.kind !== 'prose' || block.removed) continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
-        const set = new Set(sentenceWords(sentence));
-        for (const w of set) wordFrequency.set(w, (wordFrequency.get(w) ?? 0) + 1);
-        entries.push({ sentence, words: set });
+        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
       }
     }
-    for (const entry of entries) {
+    const inEntry = new Int32Array(vocabulary.size).fill(-1);
+    entries.forEach((entry, index) => {
       const exact = foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;
-        continue;
+        return;
       }
       seen.add(exact);
-      if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
-      const rare = rarestTwo(entry.words, wordFrequency);
-      if (earlierCandidates(rare, byRareWord).some((earlier) => lockedKey(earlier) === lockedKey(entry) && nearRepeat(earlier.words, entry.words))) {
-        entry.sentence.removed = true;
-        continue;
+      if (entry.words.length < MIN_WORDS_FOR_NEAR) return;
+      const rare = rarestTwo(entry.words, vocabulary);
+      const candidates = earlierCandidates(rare, byRareWord);
+      if (candidates.length > 0) {
+        for (const id of entry.words) inEntry[id] = index;
+        if (candidates.some((earlier) => lockedKey(earlier) === lockedKey(entry) && nearRepeat(earlier.words, entry.words.length, (id) => inEntry[id] === index))) {
+          entry.sentence.removed = true;
+          return;
+        }
       }
       for (const w of rare) {
         const list = byRareWord.get(w) ?? [];
         list.push(entry);
         byRareWord.set(w, list);
       }
-    }
+    });
   },
 };
 
 interface Entry {
   sentence: Sentence;
-  words: Set<string>;
+  /** Ids of the sentence's distinct words. */
+  words: number[];
   /** See lockedKey; computed only for sentences that have near-repeat candidates. */
   locked?: string;
+}
+
+/** Small ids for the words of one document, with how many sentences hold each. */
+class WordIds {
+  private readonly ids = new Map<string, number>();
+  readonly words: string[] = [];
+  frequency = new Int32Array(1024);
+  private countedIn = new Int32Array(1024);
+  private sentences = 0;
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Ids of the distinct words, in order of first occurrence; counts each word once for the sentence. */
+  countDistinct(scanned: readonly string[]): number[] {
+    const sentence = ++this.sentences;
+    const distinct: number[] = [];
+    for (const w of scanned) {
+      let id = this.ids.get(w);
+      if (id === undefined) {
+        id = this.add(w);
+      }
+      if (this.countedIn[id] === sentence) continue;
+      this.countedIn[id] = sentence;
+      this.frequency[id]!++;
+      distinct.push(id);
+    }
+    return distinct;
+  }
+
+  private add(word: string): number {
+    const id = this.words.length;
+    this.ids.set(word, id);
+    this.words.push(word);
+    if (id === this.frequency.length) {
+      const frequency = new Int32Array(id * 2);
+      frequency.set(this.frequency);
+      this.frequency = frequency;
+      const countedIn = new Int32Array(id * 2);
+      countedIn.set(this.countedIn);
+      this.countedIn = countedIn;
+    }
+    return id;
+  }
 }
 
 const SPACE_TO_FOLD = /[^\S ]| \s/;
@@ -76,28 +125,29 @@ function lockedKey(entry: Entry): string {
 }
 
 /** The two least frequent words, ties by code-unit order (a linear scan instead of a sort). */
-function rarestTwo(words: Set<string>, frequency: Map<string, number>): string[] {
-  let first: string | undefined;
-  let second: string | undefined;
+function rarestTwo(ids: readonly number[], vocabulary: WordIds): number[] {
+  let first = -1;
+  let second = -1;
   let firstCount = 0;
   let secondCount = 0;
-  for (const w of words) {
-    const count = frequency.get(w)!;
-    if (first === undefined || count < firstCount || (count === firstCount && w < first)) {
+  const { frequency, words } = vocabulary;
+  for (const id of ids) {
+    const count = frequency[id]!;
+    if (first < 0 || count < firstCount || (count === firstCount && words[id]! < words[first]!)) {
       second = first;
       secondCount = firstCount;
-      first = w;
+      first = id;
       firstCount = count;
-    } else if (second === undefined || count < secondCount || (count === secondCount && w < second)) {
-      second = w;
+    } else if (second < 0 || count < secondCount || (count === secondCount && words[id]! < words[second]!)) {
+      second = id;
       secondCount = count;
     }
   }
-  return first === undefined ? [] : second === undefined ? [first] : [first, second];
+  return first < 0 ? [] : second < 0 ? [first] : [first, second];
 }
 
 /** Up to MAX_CANDIDATES earlier sentences that share a rare word, without copying long lists. */
-function earlierCandidates(rare: readonly string[], byRareWord: Map<string, Entry[]>): Entry[] {
+function earlierCandidates(rare: readonly number[], byRareWord: Map<number, Entry[]>): Entry[] {
   const candidates: Entry[] = [];
   for (const w of rare) {
     for (const entry of byRareWord.get(w) ?? []) {
@@ -109,19 +159,21 @@ function earlierCandidates(rare: readonly string[], byRareWord: Map<string, Entr
 }
 
 /**
- * Whether the Jaccard similarity of the word sets is at least NEAR. Stops counting shared words as soon
- * as the words still unchecked could not lift it to NEAR: the ratio only grows with the shared count.
+ * Whether the Jaccard similarity of the earlier sentence's words and the current one's (`size` words,
+ * `inCurrent` tells membership) is at least NEAR. Stops counting as soon as the words still unchecked
+ * could not lift it to NEAR: the ratio only grows with the shared count.
  */
-function nearRepeat(a: Set<string>, b: Set<string>): boolean {
-  const union = a.size + b.size;
-  const small = a.size <= b.size ? a : b;
-  const large = small === a ? b : a;
-  let reachable = small.size;
+function nearRepeat(earlier: readonly number[], size: number, inCurrent: (id: number) => boolean): boolean {
+  const union = earlier.length + size;
+  let reachable = Math.min(earlier.length, size);
+  let missing = 0;
   if (reachable / (union - reachable) < NEAR) return false;
-  for (const w of small) {
-    if (large.has(w)) continue;
-    reachable--;
+  for (const id of earlier) {
+    if (inCurrent(id)) continue;
+    missing++;
+    reachable = Math.min(earlier.length - missing, size);
     if (reachable / (union - reachable) < NEAR) return false;
   }
-  return reachable / (union - reachable) >= NEAR;
+  const shared = earlier.length - missing;
+  return shared / (union - shared) >= NEAR;
 }
