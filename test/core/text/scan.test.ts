@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { PRUNE_WORD, PRUNE_WORD_ASCII } from '../../../src/core/passes/prune';
-import { PHRASE_WORD, PHRASE_WORD_ASCII } from '../../../src/core/passes/rewrite';
+import { PHRASE_WORD, PHRASE_WORD_ASCII } from '../../../src/core/text/phrases';
 import { scanWords, type AsciiClasses } from '../../../src/core/text/scan';
 import { WORD, WORD_ASCII } from '../../../src/core/text/words';
 
