@@ -39,7 +39,8 @@ export const dedupe: Pass = {
       const candidates = earlierCandidates(rare, byRareWord);
       if (candidates.length > 0) {
         for (const id of entry.words) inEntry[id] = index;
-        if (candidates.some((earlier) => lockedKey(earlier) === lockedKey(entry) && nearRepeat(earlier.words, entry.words.length, (id) => inEntry[id] === index))) {
+        // The word overlap first: it rules out almost every candidate, before any locked key is built.
+        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, (id) => inEntry[id] === index) && lockedKey(earlier) === lockedKey(entry))) {
           entry.sentence.removed = true;
           return;
         }
