@@ -40,7 +40,7 @@ export const dedupe: Pass = {
       if (candidates.length > 0) {
         for (const id of entry.words) inEntry[id] = index;
         // The word overlap first: it rules out almost every candidate, before any locked key is built.
-        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, (id) => inEntry[id] === index) && lockedKey(earlier) === lockedKey(entry))) {
+        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, inEntry, index) && lockedKey(earlier) === lockedKey(entry))) {
           entry.sentence.removed = true;
           return;
         }
@@ -161,16 +161,16 @@ function earlierCandidates(rare: readonly number[], byRareWord: Map<number, Entr
 
 /**
  * Whether the Jaccard similarity of the earlier sentence's words and the current one's (`size` words,
- * `inCurrent` tells membership) is at least NEAR. Stops counting as soon as the words still unchecked
- * could not lift it to NEAR: the ratio only grows with the shared count.
+ * those whose `inEntry` mark is `current`) is at least NEAR. Stops counting as soon as the words still
+ * unchecked could not lift it to NEAR: the ratio only grows with the shared count.
  */
-function nearRepeat(earlier: readonly number[], size: number, inCurrent: (id: number) => boolean): boolean {
+function nearRepeat(earlier: readonly number[], size: number, inEntry: Int32Array, current: number): boolean {
   const union = earlier.length + size;
   let reachable = Math.min(earlier.length, size);
   let missing = 0;
   if (reachable / (union - reachable) < NEAR) return false;
   for (const id of earlier) {
-    if (inCurrent(id)) continue;
+    if (inEntry[id] === current) continue;
     missing++;
     reachable = Math.min(earlier.length - missing, size);
     if (reachable / (union - reachable) < NEAR) return false;
