@@ -2,7 +2,8 @@
  * `npm run bench`: speed of the core, measured by a script (never by timed tests).
  *
  *   1. optimize throughput (budget 50%) on inputs of ~1k, 10k, 100k and 1M tokens, side by side with the
- *      time to tokenize the same input once (countTokens), as a ratio; warm, median of a few runs;
+ *      time to tokenize the same input once (countTokens), as a ratio; warm (after a timed warm-up, so
+ *      the JIT has settled), median of a few runs;
  *   2. warm p50/p99 latency of optimize on a 2k-token prompt (200 runs);
  *   3. peak memory (max RSS of this process);
  *   4. tokenizer libraries: gpt-tokenizer vs js-tiktoken on the same ~1 MB text, each in a fresh process
@@ -162,14 +163,25 @@ interface Row {
   rss: number;
 }
 
+const WARM_UP_MS = 2_000;
+const WARM_UP_PER_INPUT_MS = 500;
+
+/** Runs countTokens and optimize on `text` at least once and until `ms` have passed. */
+function warmUp(core: Core, text: string, ms: number): void {
+  const started = now();
+  do {
+    core.countTokens(text);
+    core.optimize({ text, budget: '50%' });
+  } while (now() - started < ms);
+}
+
 function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[] {
   const rows: Row[] = [];
-  // Warm-up: JIT, encodings, dictionaries.
+  // Warm-up: JIT, encodings, dictionaries. By time, not by count: V8 optimizes the pipeline's many
+  // functions on a background thread, and a few runs leave most of them unoptimized (on a busy machine
+  // the first 20 or so 10k-token runs took twice the settled time), which is not a warm measurement.
   const warm = inputs.find((i) => i.tokens <= 20_000) ?? inputs[0]!;
-  for (let i = 0; i < 3; i++) {
-    core.countTokens(warm.text);
-    core.optimize({ text: warm.text, budget: '50%' });
-  }
+  warmUp(core, warm.text, WARM_UP_MS);
   let previous: Row | undefined;
   for (const input of inputs) {
     const estimate = previous ? previous.optimizeMs * (input.tokens / previous.input.tokens) : 0;
@@ -178,10 +190,7 @@ function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[]
       continue;
     }
     const runs = input.tokens >= 500_000 ? 3 : input.tokens >= 50_000 ? (quick ? 3 : 5) : input.tokens >= 5_000 ? (quick ? 5 : 11) : quick ? 11 : 31;
-    if (input.tokens < 500_000) {
-      core.countTokens(input.text);
-      core.optimize({ text: input.text, budget: '50%' });
-    }
+    if (input.tokens < 500_000) warmUp(core, input.text, WARM_UP_PER_INPUT_MS);
     const tokenize: number[] = [];
     const optimize: number[] = [];
     let outTokens = 0;

@@ -1,3 +1,5 @@
+import { words } from './text/words';
+
 /**
  * The one shape every pass sees (as unified's tree): blocks of the prompt, prose split into
  * sentences, sentences into pieces; a piece is either protected (locked) or free text.
@@ -58,6 +60,19 @@ export function sentenceText(sentence: Sentence): string {
   let text = '';
   for (const piece of sentence.pieces) text += piece.text;
   return text;
+}
+
+// Dedupe and ranking both read a sentence's words; passes run one after another on unchanged text.
+const wordsCache = new WeakMap<Sentence, { text: string; words: string[] }>();
+
+/** Lower-cased words of the sentence's current text (see `words`), scanned once per text. */
+export function sentenceWords(sentence: Sentence): string[] {
+  const text = sentenceText(sentence);
+  const cached = wordsCache.get(sentence);
+  if (cached && cached.text === text) return cached.words;
+  const scanned = words(text);
+  wordsCache.set(sentence, { text, words: scanned });
+  return scanned;
 }
 
 export function keptSentences(doc: Doc): Sentence[] {

@@ -2,8 +2,8 @@
  * Public API of the compression core. Pure TypeScript: no VS Code, no HTTP, no Node-only APIs, so the
  * same code runs in the extension host, a web extension, a worker thread and the CLI.
  */
-import { DEFAULT_MODEL } from './models';
-import { tokenizerForModel } from './tokenizer';
+import { DEFAULT_MODEL, encodingForModel } from './models';
+import { libraryCount } from './tokenizer';
 
 export { optimize } from './optimize';
 export { OptimizeError, isOptimizeError, type OptimizeErrorCode } from './errors';
@@ -14,5 +14,5 @@ export type { OptimizeResult, PassReport } from './result';
 
 /** Tokens of `text` in the model's real encoding. Special-token strings count as ordinary text. */
 export function countTokens(text: string, model: string = DEFAULT_MODEL): number {
-  return tokenizerForModel(model).count(text);
+  return libraryCount(encodingForModel(model))(text);
 }

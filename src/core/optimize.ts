@@ -13,9 +13,10 @@ export function optimize(options: OptimizeOptions): OptimizeResult {
   const started = now();
   const { text, budget, mode, task, model, encoding } = resolveOptions(options);
   const tokenizer = tokenizerFor(encoding);
-  const originalTokens = tokenizer.count(text);
+  const original = tokenizer.countText(text);
+  const originalTokens = original.tokens;
   const budgetTokens = resolveBudget(budget, originalTokens);
-  let result = runPipeline(text, task, { tokenizer, budget: budgetTokens, mode });
+  let result = runPipeline(original, task, { tokenizer, budget: budgetTokens, mode });
   // Never grow: if joining units cost more than the input (rare: odd whitespace), keep the input.
   if (result.tokens > originalTokens && (mode === 'relaxed' || originalTokens <= budgetTokens)) {
     result = { ...result, text, tokens: originalTokens, softLimitEnforced: mode === 'relaxed' && originalTokens > budgetTokens };

@@ -2,6 +2,7 @@ import { estimateTokens, isStructural, keptSentences, render, type Doc } from '.
 import type { PassReport } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
+import type { CountedText } from './tokenizer';
 import { dedupe } from './passes/dedupe';
 import { elision } from './passes/elide';
 import { prune } from './passes/prune';
@@ -24,9 +25,10 @@ export interface PipelineOutput {
 
 const MAX_TIGHTENING = 6;
 
-export function runPipeline(text: string, task: string, context: PassContext): PipelineOutput {
+/** `original` is the prompt as the tokenizer counted it: sentence counts come from its chunks. */
+export function runPipeline(original: CountedText, task: string, context: PassContext): PipelineOutput {
   const { tokenizer, budget, mode } = context;
-  const doc = segment(text, task, tokenizer);
+  const doc = segment(original.text, task, tokenizer, original);
   const passes: PassReport[] = [{ name: 'segment', tokens: estimateTokens(doc) }];
   for (const pass of PASSES) {
     if (pass.lossy && estimateTokens(doc) <= budget) continue;

@@ -36,7 +36,13 @@ export function tidyGap(gap: string): string {
   return eol.repeat(breaks) + indent;
 }
 
+// Every change below needs a space or tab before a space, tab or line break, or at an end: most
+// pieces have none and are returned as they are.
+const UNTIDY_INSIDE = /[ \t][ \t\r\n]/;
+const isSpaceOrTab = (ch: string | undefined) => ch === ' ' || ch === '\t';
+
 function tidyProse(text: string, first: boolean, last: boolean): string {
+  if (!UNTIDY_INSIDE.test(text) && !(first && isSpaceOrTab(text[0])) && !(last && isSpaceOrTab(text[text.length - 1]))) return text;
   let tidy = text.replace(/[ \t]+(?=\r?\n)/g, '').replace(/(?<=\S)[ \t]{2,}/g, ' ');
   if (first) tidy = tidy.replace(/^[ \t]+/, '');
   if (last) tidy = tidy.replace(/[ \t]+$/, '');

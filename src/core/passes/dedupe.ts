@@ -1,5 +1,5 @@
-import { sentenceText, type Sentence } from '../doc';
-import { GUARD_WORDS, words } from '../text/words';
+import { sentenceText, sentenceWords, type Sentence } from '../doc';
+import { GUARD_WORDS } from '../text/words';
 import type { Pass } from './context';
 
 const NEAR = 0.8;
@@ -16,56 +16,165 @@ export const dedupe: Pass = {
   lossy: false,
   run(doc) {
     const seen = new Set<string>();
-    const byRareWord = new Map<string, Entry[]>();
-    const wordFrequency = new Map<string, number>();
+    const byRareWord = new Map<number, Entry[]>();
+    const vocabulary = new WordIds();
     const entries: Entry[] = [];
     for (const block of doc.blocks) {
       if (block.kind !== 'prose' || block.removed) continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
-        const set = new Set(words(sentenceText(sentence)));
-        for (const w of set) wordFrequency.set(w, (wordFrequency.get(w) ?? 0) + 1);
-        entries.push({ sentence, words: set, locked: lockedKey(sentence) });
+        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
       }
     }
-    for (const entry of entries) {
-      const exact = sentenceText(entry.sentence).toLowerCase().replace(/\s+/g, ' ').trim();
+    const inEntry = new Int32Array(vocabulary.size).fill(-1);
+    entries.forEach((entry, index) => {
+      const exact = foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;
-        continue;
+        return;
       }
       seen.add(exact);
-      if (entry.words.size < MIN_WORDS_FOR_NEAR) continue;
-      const rare = [...entry.words].sort((a, b) => wordFrequency.get(a)! - wordFrequency.get(b)! || (a < b ? -1 : 1)).slice(0, 2);
-      const candidates = new Set(rare.flatMap((w) => byRareWord.get(w) ?? []).slice(0, MAX_CANDIDATES));
-      if ([...candidates].some((earlier) => earlier.locked === entry.locked && jaccard(earlier.words, entry.words) >= NEAR)) {
-        entry.sentence.removed = true;
-        continue;
+      if (entry.words.length < MIN_WORDS_FOR_NEAR) return;
+      const rare = rarestTwo(entry.words, vocabulary);
+      const candidates = earlierCandidates(rare, byRareWord);
+      if (candidates.length > 0) {
+        for (const id of entry.words) inEntry[id] = index;
+        // The word overlap first: it rules out almost every candidate, before any locked key is built.
+        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, inEntry, index) && lockedKey(earlier) === lockedKey(entry))) {
+          entry.sentence.removed = true;
+          return;
+        }
       }
       for (const w of rare) {
         const list = byRareWord.get(w) ?? [];
         list.push(entry);
         byRareWord.set(w, list);
       }
-    }
+    });
   },
 };
 
 interface Entry {
   sentence: Sentence;
-  words: Set<string>;
-  locked: string;
+  /** Ids of the sentence's distinct words. */
+  words: number[];
+  /** See lockedKey; computed only for sentences that have near-repeat candidates. */
+  locked?: string;
+}
+
+/** Small ids for the words of one document, with how many sentences hold each. */
+class WordIds {
+  private readonly ids = new Map<string, number>();
+  readonly words: string[] = [];
+  frequency = new Int32Array(1024);
+  private countedIn = new Int32Array(1024);
+  private sentences = 0;
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Ids of the distinct words, in order of first occurrence; counts each word once for the sentence. */
+  countDistinct(scanned: readonly string[]): number[] {
+    const sentence = ++this.sentences;
+    const distinct: number[] = [];
+    for (const w of scanned) {
+      let id = this.ids.get(w);
+      if (id === undefined) {
+        id = this.add(w);
+      }
+      if (this.countedIn[id] === sentence) continue;
+      this.countedIn[id] = sentence;
+      this.frequency[id]!++;
+      distinct.push(id);
+    }
+    return distinct;
+  }
+
+  private add(word: string): number {
+    const id = this.words.length;
+    this.ids.set(word, id);
+    this.words.push(word);
+    if (id === this.frequency.length) {
+      const frequency = new Int32Array(id * 2);
+      frequency.set(this.frequency);
+      this.frequency = frequency;
+      const countedIn = new Int32Array(id * 2);
+      countedIn.set(this.countedIn);
+      this.countedIn = countedIn;
+    }
+    return id;
+  }
+}
+
+const SPACE_TO_FOLD = /[^\S ]| \s/;
+
+/** The text with case and whitespace folded: what exact repeats share. */
+function foldCaseAndSpace(text: string): string {
+  const lower = text.toLowerCase();
+  return (SPACE_TO_FOLD.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
 }
 
 /** What must be identical for two sentences to be near repeats: protected spans and negations. */
-function lockedKey(sentence: Sentence): string {
-  const locked = sentence.pieces.filter((p) => p.locked).map((p) => p.text);
-  const guards = words(sentenceText(sentence)).filter((w) => GUARD_WORDS.has(w));
-  return [...locked, '|', ...guards].join('\u0000');
+function lockedKey(entry: Entry): string {
+  if (entry.locked === undefined) {
+    const locked = entry.sentence.pieces.filter((p) => p.locked).map((p) => p.text);
+    const guards = sentenceWords(entry.sentence).filter((w) => GUARD_WORDS.has(w));
+    entry.locked = [...locked, '|', ...guards].join('\u0000');
+  }
+  return entry.locked;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
+/** The two least frequent words, ties by code-unit order (a linear scan instead of a sort). */
+function rarestTwo(ids: readonly number[], vocabulary: WordIds): number[] {
+  let first = -1;
+  let second = -1;
+  let firstCount = 0;
+  let secondCount = 0;
+  const { frequency, words } = vocabulary;
+  for (const id of ids) {
+    const count = frequency[id]!;
+    if (first < 0 || count < firstCount || (count === firstCount && words[id]! < words[first]!)) {
+      second = first;
+      secondCount = firstCount;
+      first = id;
+      firstCount = count;
+    } else if (second < 0 || count < secondCount || (count === secondCount && words[id]! < words[second]!)) {
+      second = id;
+      secondCount = count;
+    }
+  }
+  return first < 0 ? [] : second < 0 ? [first] : [first, second];
+}
+
+/** Up to MAX_CANDIDATES earlier sentences that share a rare word, without copying long lists. */
+function earlierCandidates(rare: readonly number[], byRareWord: Map<number, Entry[]>): Entry[] {
+  const candidates: Entry[] = [];
+  for (const w of rare) {
+    for (const entry of byRareWord.get(w) ?? []) {
+      if (candidates.length === MAX_CANDIDATES) return candidates;
+      candidates.push(entry);
+    }
+  }
+  return candidates;
+}
+
+/**
+ * Whether the Jaccard similarity of the earlier sentence's words and the current one's (`size` words,
+ * those whose `inEntry` mark is `current`) is at least NEAR. Stops counting as soon as the words still
+ * unchecked could not lift it to NEAR: the ratio only grows with the shared count.
+ */
+function nearRepeat(earlier: readonly number[], size: number, inEntry: Int32Array, current: number): boolean {
+  const union = earlier.length + size;
+  let reachable = Math.min(earlier.length, size);
+  let missing = 0;
+  if (reachable / (union - reachable) < NEAR) return false;
+  for (const id of earlier) {
+    if (inEntry[id] === current) continue;
+    missing++;
+    reachable = Math.min(earlier.length - missing, size);
+    if (reachable / (union - reachable) < NEAR) return false;
+  }
+  const shared = earlier.length - missing;
+  return shared / (union - shared) >= NEAR;
 }

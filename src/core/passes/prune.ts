@@ -2,9 +2,13 @@ import { estimateTokens, keptSentences, type Doc, type Sentence } from '../doc';
 import { wordInformation } from '../scoring/information';
 import type { Tokenizer } from '../tokenizer';
 import { GUARD_WORDS, STOPWORDS, terms } from '../text/words';
+import { scanWords, type AsciiClasses } from '../text/scan';
 import { remeasure, type Pass } from './context';
 
-const WORD = /\p{L}[\p{L}'’-]*/gu;
+/** A word pruning may remove: a letter, then letters, apostrophes and hyphens. */
+export const PRUNE_WORD = /\p{L}[\p{L}'’-]*/gu;
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+export const PRUNE_WORD_ASCII: AsciiClasses = { start: isAsciiLetter, part: (c) => isAsciiLetter(c) || c === 39 || c === 45 }; // ' -
 
 interface Candidate {
   sentence: Sentence;
@@ -20,7 +24,11 @@ const RESTRICTION = /\b(?:(?:do|does|did) not|at (?:most|least)|up to|no (?:more
 
 /** A word between two capitalised words belongs to a name or joins two: "Bank of America", "Tracy Wolfson and Evan Washburn". */
 function insideName(text: string, start: number, end: number): boolean {
-  return /(?:\p{Lu}[\p{L}\p{N}'’.-]*\)?|\))\s+$/u.test(text.slice(Math.max(0, start - 30), start)) && /^\s+\(?\p{Lu}/u.test(text.slice(end, end + 4));
+  let next = end;
+  while (text[next] === ' ') next++;
+  if (text[next] === '(') next++;
+  if (next === end || !/\p{Lu}/u.test(text[next] ?? '')) return false;
+  return /(?:\p{Lu}[\p{L}\p{N}'’.-]*\)?|\))\s+$/u.test(text.slice(Math.max(0, start - 30), start));
 }
 
 /** Offsets of `text` inside a restriction phrase. */
@@ -59,10 +67,27 @@ const savings = new Map<string, number>();
 // select (which plans with them) and prune (which applies them).
 const cache = new WeakMap<Sentence, { key: string; candidates: Candidate[] }>();
 
+/** What pruning needs to know about one lower-cased word; the same for every occurrence in a call. */
+interface WordFacts {
+  /** A negation or restriction, or a word of the task: never pruned. */
+  readonly kept: boolean;
+  readonly stop: boolean;
+  readonly information: number;
+}
+
 /** Words that pruning may remove, each with its information cost and token saving. */
 export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
   const task = new Set(terms(doc.task, true));
-  const inTask = new Map<string, boolean>();
+  const facts = new Map<string, WordFacts>();
+  const factsOf = (lower: string): WordFacts => {
+    let known = facts.get(lower);
+    if (known === undefined) {
+      const kept = GUARD_WORDS.has(lower) || (task.size > 0 && terms(lower, true).some((t) => task.has(t)));
+      known = { kept, stop: STOPWORDS.has(lower), information: kept ? 0 : wordInformation(lower) };
+      facts.set(lower, known);
+    }
+    return known;
+  };
   const candidates: Candidate[] = [];
   for (const sentence of keptSentences(doc)) {
     const key = `${sentence.score}\u0000${doc.task}\u0000${sentence.pieces.map((p) => p.text).join('\u0001')}`;
@@ -75,34 +100,33 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
     cache.set(sentence, { key, candidates: own });
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
-      const restricted = inRestriction(piece.text);
-      for (const match of piece.text.matchAll(WORD)) {
-        const word = match[0];
+      const text = piece.text;
+      const restricted = inRestriction(text);
+      let first = true;
+      scanWords(text, PRUNE_WORD, PRUNE_WORD_ASCII, (start, end) => {
+        // Only the first word can open the sentence: every later one has a letter before it.
+        const sentenceStart = first && index === 0 && /^[\s\p{P}]*$/u.test(text.slice(0, start));
+        first = false;
+        const word = text.slice(start, end);
+        const c = word.charCodeAt(0);
+        if (!sentenceStart && (c < 128 ? c >= 65 && c <= 90 : /^\p{Lu}/u.test(word))) return; // a name
+        if (restricted(start) || insideName(text, start, end)) return; // "at most", "Gods of Egypt"
         const lower = word.toLowerCase();
-        if (GUARD_WORDS.has(lower) || restricted(match.index)) continue;
-        const sentenceStart = index === 0 && /^[\s\p{P}]*$/u.test(piece.text.slice(0, match.index));
-        if (!sentenceStart && /^\p{Lu}/u.test(word)) continue; // a name
-        if (insideName(piece.text, match.index, match.index + word.length)) continue; // "Gods of Egypt"
-        let relevant = inTask.get(lower);
-        if (relevant === undefined) {
-          relevant = task.size > 0 && terms(lower, true).some((t) => task.has(t));
-          inTask.set(lower, relevant);
-        }
-        if (relevant) continue;
-        const stop = STOPWORDS.has(lower);
+        const { kept, stop, information } = factsOf(lower);
+        if (kept) return;
         // Instructions lose at most their function words: "Never change the API" must not become "Never API".
-        if (!stop && (sentence.instruction || sentence.userKept)) continue;
+        if (!stop && (sentence.instruction || sentence.userKept)) return;
         // The word and the boundary around it decide how the sentence reads without it.
         // Words of less important sentences go first (LongLLMLingua's dynamic compression ratio).
         const weight = 0.5 + Math.min(1, sentence.score);
-        const cost = ((stop ? 0 : 0.5) + wordInformation(lower) + (sentenceStart ? 0.05 : 0)) * weight;
+        const cost = ((stop ? 0 : 0.5) + information + (sentenceStart ? 0.05 : 0)) * weight;
         let saving = savings.get(lower);
         if (saving === undefined) {
           saving = tokenizer.count(` ${lower}`);
           savings.set(lower, saving);
         }
-        own.push({ sentence, piece: index, start: match.index, end: match.index + word.length, cost, saving });
-      }
+        own.push({ sentence, piece: index, start, end, cost, saving });
+      });
     });
     for (const c of own) candidates.push(c);
   }

@@ -1,5 +1,5 @@
-import { sentenceText, type Doc, type Sentence } from '../doc';
-import { terms, words, STOPWORDS } from '../text/words';
+import { sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
+import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
@@ -42,7 +42,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
   const query = terms(doc.task, doc.english);
   const types = doc.english ? answerTypes(doc.task) : [];
-  const contributions = query.length ? bm25Terms(texts.map((t) => terms(t, doc.english)), query) : [];
+  const contributions = query.length ? bm25Terms(ranked.map((r) => termsOf(sentenceWords(r.sentence), doc.english)), query) : [];
   const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
@@ -88,13 +88,31 @@ export function scoreClause(r: RankedSentence, text: string, terms: ReadonlySet<
   return { score: WEIGHT_RELEVANCE * (relevance + neighbour) * typed + r.parts.rest, termScores };
 }
 
+const STOPWORD = -1;
+// Every word of every sentence is looked up on each ranking: one small map instead of the stopword set
+// and the 50,000-word frequency table.
+const informationMemo = new Map<string, number>();
+const MAX_MEMO = 100_000;
+
+/** wordInformation of an English word, or STOPWORD. */
+function englishInformation(word: string): number {
+  let info = informationMemo.get(word);
+  if (info === undefined) {
+    info = STOPWORDS.has(word) ? STOPWORD : wordInformation(word);
+    if (informationMemo.size >= MAX_MEMO) informationMemo.clear();
+    informationMemo.set(word, info);
+  }
+  return info;
+}
+
 function informativeness(text: string, sentence: Sentence, english: boolean): number {
-  const all = words(text);
+  const all = sentenceWords(sentence);
   let info = 0;
   let count = 0;
   for (const w of all) {
-    if (english && STOPWORDS.has(w)) continue;
-    info += english ? wordInformation(w) : Math.min(1, w.length / 10);
+    const wordInfo = english ? englishInformation(w) : Math.min(1, w.length / 10);
+    if (wordInfo === STOPWORD) continue;
+    info += wordInfo;
     count++;
   }
   const literals = sentence.pieces.filter((p) => p.locked).length;

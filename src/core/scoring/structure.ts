@@ -9,6 +9,7 @@ const IMPERATIVE_OPENERS = new Set(
     .split(' '),
 );
 const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b/i;
+const MODAL_SUBJECT = /the (?:answer|output|response|reply)/;
 const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
 // narrative ("the Broncos never trailed").
@@ -22,5 +23,10 @@ export function isInstruction(original: string): boolean {
   const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
   if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;
-  return MODAL.test(sentence) || DIRECTIVE.test(sentence) || CLAUSE_DIRECTIVE.test(sentence);
+  // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
+  const lower = sentence.toLowerCase();
+  const you = lower.includes('you');
+  if ((you || MODAL_SUBJECT.test(lower)) && MODAL.test(sentence)) return true;
+  if ((you || lower.includes('make sure') || lower.includes('ensure that') || lower.includes('only ')) && DIRECTIVE.test(sentence)) return true;
+  return CLAUSE_DIRECTIVE.test(sentence);
 }

@@ -11,22 +11,31 @@ const UNIT =
   'kg|g|mg|lbs?|oz|l|ml|L|mL|°[CF]?|[kKmMbB]|x|tokens?|words?|characters?|chars|lines?|sentences?|paragraphs?|items?|' +
   'steps?|points?|pages?|rows?|columns?|yards?|times|people|users|requests?|calls?|retries|attempts|[ap]\\.?m\\.?)';
 
-/** Each pattern with a character it cannot match without, so most patterns skip most prose cheaply. */
+const FILE_EXTENSION = '\\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\\b';
+
+const DIGIT = /\d/;
+const BRACE = /\{/;
+const SLASH = /\//;
+
+/**
+ * Each pattern with a test it cannot match without, so most patterns skip most prose cheaply.
+ * Patterns that share a test are adjacent: the test runs once for them.
+ */
 const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/`[^`\n]+`/g, /`/], // inline code
   [/<keep>[\s\S]*?<\/keep>/g, /<keep>/], // user-marked span
   [/\b(?:https?|ftp|file):\/\/[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, /:\/\//], // URL
   [/\bwww\.[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}]/g, /www\./],
   [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, /@/], // e-mail
-  [/\{\{[^{}\n]{1,100}\}\}/g, /\{/], // {{placeholder}}
-  [/\{[^{}\n]{1,200}\}/g, /\{/], // {placeholder}, { fill in your text here }
+  [/\{\{[^{}\n]{1,100}\}\}/g, BRACE], // {{placeholder}}
+  [/\{[^{}\n]{1,200}\}/g, BRACE], // {placeholder}, { fill in your text here }
   [/<\/?[A-Za-z_][\w .:-]{0,60}>/g, /</], // <placeholder>, <tag>, </tag>
   [/\$\{?[A-Z_][A-Z0-9_]*\}?/g, /\$/], // $NAME, ${NAME}
   [/\[[A-Z][A-Z0-9 _-]{1,40}\]/g, /\[/], // [PLACEHOLDER]
-  [/(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, /\//], // /unix/path, ./rel/path
+  [/(?:~|\.{1,2})?(?:\/[\w@+-]+(?:\.[\w@+-]+)*){2,}\/?/g, SLASH], // /unix/path, ./rel/path
   [/\b[A-Za-z]:\\[^\s"'<>|]+/g, /:\\/], // C:\windows\path
-  [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, /\//], // src/file.ts
-  [/\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|md|py|rb|go|rs|java|kt|cs|cpp|c|h|hpp|sh|sql|html|css|scss|txt|csv|xml|ini|env|lock|png|jpe?g|gif|svg|pdf)\b/g, /\./],
+  [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, SLASH], // src/file.ts
+  [new RegExp(`\\b[\\w-]+${FILE_EXTENSION}`, 'g'), new RegExp(FILE_EXTENSION)], // file.ts
   [/"[^"\n]{1,200}"/g, /"/], // quoted literals
   // A long quote is often sample input, kept as written; straight quotes nest ambiguously, so a long one
   // must open before a non-space and close after one, not before a letter.
@@ -35,16 +44,16 @@ const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/«[^»\n]{1,1000}»/g, /«/],
   [/„[^“”\n]{1,1000}[“”]/g, /„/],
   [/(?<![\p{L}\p{N}])'[^'\n]{1,120}'(?![\p{L}\p{N}])/gu, /'/],
-  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, /\d/], // ISO date
-  [/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, /\d/], // 05/01/2024
-  [new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'), /\d/], // February 7, 2016
-  [new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? ${MONTH}\\.?(?: \\d{4})?\\b`, 'g'), /\d/], // 7 February 2016
-  [/\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?/g, /\d/], // times
-  [/\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, /\d/], // 1.2.3 version
-  [/\bv\d+(?:\.\d+)?\b/g, /\d/], // v2, v2.1
-  [/[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, /\d/], // money
-  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), /\d/], // percentages
-  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), /\d/], // numbers with units
+  [/\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, DIGIT], // ISO date
+  [/\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g, DIGIT], // 05/01/2024
+  [new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'), DIGIT], // February 7, 2016
+  [new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? ${MONTH}\\.?(?: \\d{4})?\\b`, 'g'), DIGIT], // 7 February 2016
+  [/\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?/g, DIGIT], // times
+  [/\bv?\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?\b/g, DIGIT], // 1.2.3 version
+  [/\bv\d+(?:\.\d+)?\b/g, DIGIT], // v2, v2.1
+  [/[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmMbB]n?|thousand|million|billion|trillion)\b)?/g, DIGIT], // money
+  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}\\s?(?:%|percent\\b|per cent\\b)`, 'g'), DIGIT], // percentages
+  [new RegExp(`(?<![\\w.\\-/:])[-+−]?${NUMBER}(?:st|nd|rd|th)?(?:[ -]?${UNIT}\\b)?`, 'g'), DIGIT], // numbers with units
 ];
 
 export interface Span {
@@ -55,11 +64,17 @@ export interface Span {
 /** Protected spans of `text`, sorted and non-overlapping. */
 export function findProtectedSpans(text: string): Span[] {
   const found: Span[] = [];
+  let lastNeed: RegExp | undefined;
+  let present = false;
   for (const [pattern, need] of PATTERNS) {
-    if (!need.test(text)) continue;
+    if (need !== lastNeed) present = need.test(text);
+    lastNeed = need;
+    if (!present) continue;
+    // An exec loop on the shared pattern: matchAll would clone the regex on every call.
     pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) {
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       if (match[0].length > 0) found.push({ start: match.index, end: match.index + match[0].length });
+      else pattern.lastIndex++; // never happens with these patterns; guards against a loop
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -7,8 +7,10 @@ const ABBREVIATIONS = new Set(
     .split(' '),
 );
 
-const TERMINATOR = /[.!?…。！？]/;
-const CLOSERS = /["'”’»)\]]/;
+const isTerminator = (ch: string) => '.!?…。！？'.includes(ch);
+const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
+/** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
+const isCandidate = (c: number) => c === 10 || c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
 
 /**
  * Sentence boundaries of `text` as end offsets (exclusive), never inside a protected span.
@@ -20,6 +22,8 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
   let spanIndex = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
+    while (i < n && !isCandidate(text.charCodeAt(i))) i++;
+    if (i === n) break;
     while (spanIndex < spans.length && spans[spanIndex]!.end <= i) spanIndex++;
     const span = spans[spanIndex];
     if (span && span.start <= i && i < span.end) {
@@ -32,9 +36,8 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
       ends.push(i);
       continue;
     }
-    if (!TERMINATOR.test(ch)) continue;
     let end = i + 1;
-    while (end < n && (TERMINATOR.test(text[end]!) || CLOSERS.test(text[end]!))) end++;
+    while (end < n && (isTerminator(text[end]!) || isCloser(text[end]!))) end++;
     if (/[。！？]/.test(ch)) {
       ends.push(end);
       i = end - 1;
@@ -55,7 +58,7 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
 function isHardWrap(text: string, newline: number): boolean {
   const before = text.slice(Math.max(0, newline - 1), newline);
   const after = /\S/.exec(text.slice(newline + 1, newline + 40));
-  return /[\p{Ll},;]/u.test(before) && after !== null && /\p{Ll}/u.test(after[0]) && !text.slice(newline + 1).startsWith('\n');
+  return /[\p{Ll},;]/u.test(before) && after !== null && /\p{Ll}/u.test(after[0]) && !text.startsWith('\n', newline + 1);
 }
 
 function isAbbreviation(text: string, period: number): boolean {

@@ -1,10 +1,18 @@
 import { stemmer } from 'stemmer';
+import { scanWords, type AsciiClasses } from './scan';
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+/** A word: a letter or digit, then letters, digits, apostrophes, underscores and hyphens. */
+export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 
-/** Lower-cased words of `text`, for scoring only (never for output). */
+const isAsciiAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+export const WORD_ASCII: AsciiClasses = { start: isAsciiAlnum, part: (c) => isAsciiAlnum(c) || c === 39 || c === 95 || c === 45 }; // ' _ -
+
+/** Lower-cased words of `text` (the matches of WORD), for scoring only (never for output). */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const lower = text.toLowerCase();
+  const found: string[] = [];
+  scanWords(lower, WORD, WORD_ASCII, (start, end) => found.push(lower.slice(start, end)));
+  return found;
 }
 
 /** English function words: what BM25 ignores and pruning removes first. */
@@ -27,14 +35,30 @@ export const GUARD_WORDS = new Set(
     .split(' '),
 );
 
+// Stemming is the costly part of matching and the vocabulary of a prompt is small: remember stems.
+const stems = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
 /** A language-neutral key for matching: stemmed in English, lower-cased elsewhere. */
 export function termKey(word: string, english: boolean): string {
-  return english ? stemmer(word.replace(/['’]s$/, '')) : word;
+  if (!english) return word;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stem = stemmer(word.replace(/['’]s$/, ''));
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** Content terms of a text: stopwords dropped (English), stemmed keys. */
 export function terms(text: string, english: boolean): string[] {
+  return termsOf(words(text), english);
+}
+
+/** Content terms of already scanned words (see `words`). */
+export function termsOf(scanned: readonly string[], english: boolean): string[] {
   const out: string[] = [];
-  for (const w of words(text)) if (!(english && STOPWORDS.has(w))) out.push(termKey(w, english));
+  for (const w of scanned) if (!(english && STOPWORDS.has(w))) out.push(termKey(w, english));
   return out;
 }

@@ -1,0 +1,141 @@
+/**
+ * Finds the rewrite dictionary's phrases in text: whole words, case-insensitive, separated by
+ * whitespace only, longest phrase first at each word.
+ */
+import { CONTRACTIONS, OPENERS, REWRITES } from '../data/rewrites';
+import { scanWords, type AsciiClasses } from './scan';
+import { Vocabulary } from './vocabulary';
+
+/** Where else a phrase must stand: before another word (contractions), or opening a sentence. */
+export type Placement = 'beforeWord' | 'opening';
+export type PhraseEntry = readonly [from: string, to: string, only?: Placement];
+
+interface Phrase {
+  /** Vocabulary ids of the phrase's words. */
+  readonly words: readonly number[];
+  readonly length: number;
+  readonly replacement: string;
+  readonly only?: Placement;
+}
+
+/** The phrases that start with one word, longest first, by the word that follows it. */
+interface PhrasesFrom {
+  /** Phrases whose second word is the key, with the one-word phrase if there is one. */
+  readonly bySecondWord: Map<number, Phrase[]>;
+  /** The one-word phrase, if any: all that can match when the next word is no second word. */
+  readonly alone: Phrase[];
+}
+
+const wordsOf = (from: string): string[] => from.replace(/,$/, '').split(' ');
+
+// After an opener these words are not the verb of an instruction: "You should have received…".
+const NOT_A_VERB_WORDS = ['have', 'had', 'has', 'not'];
+
+// One vocabulary for every dictionary, so a piece's words are scanned to the same ids.
+const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS));
+const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
+
+/**
+ * A phrase dictionary indexed by the first two words of each phrase, longest first, so "in order to
+ * make sure that" wins over "in order to": two map lookups per word instead of a regex at every position.
+ */
+export class PhraseDictionary {
+  private readonly byFirstWord = new Map<number, PhrasesFrom>();
+
+  constructor(entries: readonly PhraseEntry[]) {
+    const byFirst = new Map<number, Phrase[]>();
+    for (const [from, to, only] of entries) {
+      const words = wordsOf(from).map((w) => VOCABULARY.id(w));
+      const list = byFirst.get(words[0]!) ?? [];
+      list.push({ words, length: from.length, replacement: to, only });
+      byFirst.set(words[0]!, list);
+    }
+    for (const [first, list] of byFirst) {
+      list.sort((a, b) => b.length - a.length);
+      const alone = list.filter((p) => p.words.length === 1);
+      const bySecondWord = new Map<number, Phrase[]>();
+      for (const p of list) {
+        const second = p.words[1];
+        if (second !== undefined && !bySecondWord.has(second)) bySecondWord.set(second, list.filter((q) => q.words.length === 1 || q.words[1] === second));
+      }
+      this.byFirstWord.set(first, { bySecondWord, alone });
+    }
+  }
+
+  /** The dictionary's phrases in `text`, left to right, as whole words separated by whitespace. */
+  find(text: string): PhraseMatch[] {
+    scanPhraseWords(text);
+    const { count, starts, ends, ids } = scanned;
+    const matches: PhraseMatch[] = [];
+    for (let i = 0; i < count; i++) {
+      const from = this.byFirstWord.get(ids[i]!);
+      if (!from) continue;
+      const candidates = (i + 1 < count && from.bySecondWord.get(ids[i + 1]!)) || from.alone;
+      const phrase = candidates.find((candidate) => phraseAt(text, candidate, i));
+      if (!phrase) continue;
+      const last = i + phrase.words.length - 1;
+      matches.push({ index: starts[i]!, text: text.slice(starts[i]!, ends[last]!), replacement: phrase.replacement, opening: phrase.only === 'opening' });
+      i = last;
+    }
+    return matches;
+  }
+}
+
+/** A word of a phrase, as matched in text. */
+export const PHRASE_WORD = /[\p{L}\p{N}'’-]+/gu;
+const isWordPart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39 || c === 45; // ' -
+export const PHRASE_WORD_ASCII: AsciiClasses = { start: isWordPart, part: isWordPart };
+export interface PhraseMatch {
+  readonly index: number;
+  readonly text: string;
+  readonly replacement: string;
+  /** Applies only where it opens a sentence: the rewrite pass decides. */
+  readonly opening: boolean;
+}
+
+/** Words of the piece being searched, reused from call to call: start, end and vocabulary id. */
+const scanned = { count: 0, starts: new Int32Array(512), ends: new Int32Array(512), ids: new Int32Array(512) };
+
+function scanPhraseWords(text: string): void {
+  scanned.count = 0;
+  scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
+    if (scanned.count === scanned.ids.length) {
+      for (const key of ['starts', 'ends', 'ids'] as const) {
+        const grown = new Int32Array(scanned[key].length * 2);
+        grown.set(scanned[key]);
+        scanned[key] = grown;
+      }
+    }
+    scanned.starts[scanned.count] = start;
+    scanned.ends[scanned.count] = end;
+    scanned.ids[scanned.count] = VOCABULARY.idIn(text, start, end);
+    scanned.count++;
+  });
+}
+
+/** Whether the phrase's words are the scanned words from `first` on, separated by whitespace only. */
+function phraseAt(text: string, phrase: Phrase, first: number): boolean {
+  const n = phrase.words.length;
+  if (first + n > scanned.count) return false;
+  for (let k = 0; k < n; k++) {
+    if (scanned.ids[first + k] !== phrase.words[k]) return false;
+    if (k > 0 && !onlyWhitespace(text, scanned.ends[first + k - 1]!, scanned.starts[first + k]!)) return false;
+  }
+  if (!phrase.only) return true;
+  const next = first + n;
+  if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!)) return false;
+  return phrase.only === 'beforeWord' || !NOT_A_VERB.has(scanned.ids[next]!);
+}
+
+const WHITESPACE = /\s/;
+
+/** Whether text[from, to) is whitespace only (and not empty), as /^\s+$/ tests it. */
+function onlyWhitespace(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c < 128 || !WHITESPACE.test(text[i]!)) return false;
+  }
+  return true;
+}

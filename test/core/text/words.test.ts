@@ -1,0 +1,18 @@
+import { strict as assert } from 'node:assert';
+import { WORD, words } from '../../../src/core/text/words';
+
+describe('core/text/words', () => {
+  const reference = (text: string) => text.toLowerCase().match(WORD) ?? [];
+
+  it('finds the same words as the WORD pattern, on ASCII and non-ASCII text', () => {
+    const pieces = ['a', 'Z', '7', ' ', '-', '_', "'", '’', '.', 'é', 'É', 'İ', 'Σ', 'ß', '\u0301', '中', '٣', '😀', '\uD800', '\n', 'don’t', "it's", 'e-mail', 'x_y'];
+    let seed = 3;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      for (let k = Math.floor(random() * 10); k > 0; k--) text += pieces[Math.floor(random() * pieces.length)];
+      assert.deepEqual(words(text), reference(text), JSON.stringify(text));
+    }
+    assert.deepEqual(words('The café’s API-key, 3.5 ÉTÉ'), ['the', 'café’s', 'api-key', '3', '5', 'été']);
+  });
+});
