@@ -21,16 +21,21 @@ function elidable(text: string, index: number, article: string, next: string): b
   if (STOPWORDS.has(next)) return false; // "the same", "the other", "a or b"
   if (article !== 'the' && MEANINGFUL_AFTER_A.has(next)) return false;
   if (article === 'a') {
-    const previous = /([\p{L}]+)\s+$/u.exec(text.slice(0, index))?.[1]?.toLowerCase();
+    const previous = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, index - 16), index))?.[1]?.toLowerCase();
     if (previous && LABELS.has(previous)) return false;
   }
   return true;
 }
 
-/** Drops the elidable articles of one free piece; a capitalised article only where it opens a sentence. */
-export function elideArticles(text: string, opensSentence: boolean): string {
+/**
+ * One free piece, tersely: elidable articles and the comma before and/or removed. `saved` is the exact
+ * token saving when every removal was one whole pre-tokenizer chunk (" the", " a", " an" or ","), each a
+ * single token in every encoding; otherwise undefined and the sentence must be counted again.
+ */
+export function elide(text: string, opensSentence: boolean): { text: string; saved: number | undefined } {
   let out = '';
   let cursor = 0;
+  let saved: number | undefined = 0;
   for (const match of text.matchAll(ARTICLE)) {
     const [whole, article, next] = match as unknown as [string, string, string];
     const index = match.index!;
@@ -43,17 +48,22 @@ export function elideArticles(text: string, opensSentence: boolean): string {
       out += next.charAt(0).toUpperCase();
       cursor++;
     }
+    // " of the house" → " of house" loses the chunk " the"; "The user" → "User" changes a chunk.
+    saved = !capital && text[index - 1] === ' ' && saved !== undefined ? saved + 1 : undefined;
   }
-  return cursor === 0 ? text : out + text.slice(cursor);
+  if (cursor > 0) text = out + text.slice(cursor);
+  return {
+    text: text.replace(COMMA_BEFORE_CONJUNCTION, (comma, index: number) => {
+      // After a letter or digit the comma is a chunk of its own; after ")" it would share one.
+      saved = saved !== undefined && /[\p{L}\p{N}]/u.test(text[index - 1] ?? '') ? saved + 1 : undefined;
+      return '';
+    }),
+    saved,
+  };
 }
 
 // The comma before "and"/"or" (serial or between clauses) is style, not meaning, and costs a token.
 const COMMA_BEFORE_CONJUNCTION = /,(?= (?:and|or) )/g;
-
-/** One free piece, tersely: elidable articles and commas before and/or removed. */
-export function elide(text: string, opensSentence: boolean): string {
-  return elideArticles(text, opensSentence).replace(COMMA_BEFORE_CONJUNCTION, '');
-}
 
 /**
  * Pass 3b: words and marks that cost tokens but tell a model reader nothing: articles ("Act as a
@@ -70,15 +80,18 @@ export const elision: Pass = {
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
         let changed = false;
+        let saved: number | undefined = 0;
         sentence.pieces.forEach((piece, i) => {
           if (piece.locked) return;
-          const next = elide(piece.text, i === 0);
-          if (next !== piece.text) {
-            piece.text = next;
-            changed = true;
-          }
+          const elided = elide(piece.text, i === 0);
+          if (elided.text === piece.text) return;
+          piece.text = elided.text;
+          changed = true;
+          saved = saved !== undefined && elided.saved !== undefined ? saved + elided.saved : undefined;
         });
-        if (changed) remeasure(sentence, tokenizer);
+        if (!changed) continue;
+        if (saved === undefined) remeasure(sentence, tokenizer);
+        else sentence.tokens -= saved;
       }
     }
   },

@@ -87,9 +87,12 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
 
 /** Whether offset `index` of a piece starts a sentence (or follows a colon), past opening marks. */
 export function opensSentenceAt(text: string, index: number, pieceOpensSentence: boolean): boolean {
-  const before = text.slice(0, index);
-  return (pieceOpensSentence && /^[\s*_"'“(\[-]*$/.test(before)) || /[.!?:]\s+[*_"'“(\[]*$/.test(before);
+  // A bounded look back: what decides is the few characters before the index.
+  const before = text.slice(Math.max(0, index - LOOK_BACK), index);
+  return (pieceOpensSentence && index <= LOOK_BACK && /^[\s*_"'“(\[-]*$/.test(before)) || /[.!?:]\s+[*_"'“(\[]*$/.test(before);
 }
+
+const LOOK_BACK = 32;
 
 function skipFollowingComma(text: string, end: number): number {
   const after = /^,?[ \t]*/.exec(text.slice(end))![0];

@@ -96,7 +96,12 @@ export interface PhraseMatch {
 /** Words of the piece being searched, reused from call to call: start, end and vocabulary id. */
 const scanned = { count: 0, starts: new Int32Array(512), ends: new Int32Array(512), ids: new Int32Array(512) };
 
+let lastScanned: string | undefined;
+
 function scanPhraseWords(text: string): void {
+  // The rewrite pass searches one piece with several dictionaries in turn: scan it once.
+  if (text === lastScanned) return;
+  lastScanned = text;
   scanned.count = 0;
   scanWords(text, PHRASE_WORD, PHRASE_WORD_ASCII, (start, end) => {
     if (scanned.count === scanned.ids.length) {

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { elision } from '../../../src/core/passes/elide';
+import fc from 'fast-check';
+import { elide, elision } from '../../../src/core/passes/elide';
+import { tokenizerFor } from '../../../src/core/tokenizer';
 import { through } from '../helpers';
 
 describe('core/passes/elide', () => {
@@ -21,6 +23,19 @@ describe('core/passes/elide', () => {
   ];
   for (const [input, expected] of examples) {
     it(`elides ${JSON.stringify(input)}`, () => assert.equal(el(input), expected));
+  }
+
+  // The pass subtracts `saved` instead of counting the sentence again: it must be exact, in both encodings.
+  const WORDS = ['the', 'a', 'an', 'The', 'A', 'cat', 'user', 'file', 'and', 'or', 'of', 'x,', '5,', '(the', '"a', 'iPhone', 'few', 'same', '\n', '  '];
+  const fragment = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 24 }).map((w) => w.join(' '));
+  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
+    it(`reports an exact token saving when it reports one (${encoding})`, () => {
+      const { count } = tokenizerFor(encoding);
+      fc.assert(fc.property(fragment, fc.boolean(), (text, opens) => {
+        const { text: out, saved } = elide(text, opens);
+        if (saved !== undefined) assert.equal(count(text) - saved, count(out), JSON.stringify([text, out]));
+      }), { seed: 7, numRuns: 2000 });
+    });
   }
 
   it('is skipped for text that is not English', () => {
