@@ -54,34 +54,31 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
   let cursor = 0;
   // After removing a sentence's opening words, the next letter written opens it: "please take" → "Take".
   let capitalize = false;
-  const emit = (chunk: string) => {
-    if (capitalize && chunk !== '') {
-      chunk = chunk.charAt(0).toUpperCase() + chunk.slice(1);
-      capitalize = false;
-    }
-    out += chunk;
-  };
   for (const match of dictionary.find(text)) {
     const start = match.index;
     const atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
     const replacement = match.replacement;
     if ((replacement.endsWith(':') || match.opening) && !atStart) continue;
     let end = start + match.text.length;
-    emit(text.slice(cursor, start));
+    const before = text.slice(cursor, start);
+    out += capitalize ? upperFirst(before) : before;
+    if (before !== '') capitalize = false;
     if (replacement === '') {
       end = skipFollowingComma(text, end);
       if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
       else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
       if (atStart) capitalize = true;
     } else {
-      emit(matchCase(match.text, replacement));
+      const replaced = matchCase(match.text, replacement);
+      out += capitalize ? upperFirst(replaced) : replaced;
+      capitalize = false;
       if (replacement.endsWith(':')) end = skipFollowingComma(text, end);
       if (replacement.endsWith(':') && !/^\s/.test(text.slice(end))) out += ' ';
     }
     cursor = end;
   }
   if (cursor === 0) return text;
-  emit(text.slice(cursor));
+  out += capitalize ? upperFirst(text.slice(cursor)) : text.slice(cursor);
   return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
 
@@ -93,6 +90,8 @@ export function opensSentenceAt(text: string, index: number, pieceOpensSentence:
 }
 
 const LOOK_BACK = 32;
+
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function skipFollowingComma(text: string, end: number): number {
   const after = /^,?[ \t]*/.exec(text.slice(end))![0];
