@@ -61,7 +61,8 @@ export const prune: Pass = {
   },
 };
 
-const savings = new Map<string, number>();
+// Tokens a word saves when removed, per encoding: " don't" is one token in o200k_base, two in cl100k_base.
+const savingsByEncoding = new Map<string, Map<string, number>>();
 
 // Candidates depend only on a sentence's text, its flags and score, and the task: reuse them between
 // select (which plans with them) and prune (which applies them).
@@ -79,6 +80,8 @@ interface WordFacts {
 export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
   const task = new Set(terms(doc.task, true));
   const facts = new Map<string, WordFacts>();
+  let savings = savingsByEncoding.get(tokenizer.encoding);
+  if (!savings) savingsByEncoding.set(tokenizer.encoding, (savings = new Map()));
   const factsOf = (lower: string): WordFacts => {
     let known = facts.get(lower);
     if (known === undefined) {

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { estimateTokens, keptSentences, render, sentenceText } from '../../../src/core/doc';
-import { prune } from '../../../src/core/passes/prune';
+import { prune, pruneCandidates } from '../../../src/core/passes/prune';
+import { segment } from '../../../src/core/passes/segment';
+import { tokenizerFor } from '../../../src/core/tokenizer';
 import { select } from '../../../src/core/passes/select';
 import { context, parse, tokenizer } from '../helpers';
 
@@ -77,6 +79,15 @@ describe('core/passes/prune', () => {
     prune.run(doc, context(12));
     const out = render(doc);
     for (const kept of ['Gods of Egypt', 'Tracy Wolfson and Evan Washburn']) assert.ok(out.includes(kept), out);
+  });
+
+  it('counts what a word saves in the encoding at hand, whatever was counted before', () => {
+    // " brouhaha" is 2 tokens in o200k_base and 4 in cl100k_base.
+    for (const encoding of ['o200k_base', 'cl100k_base', 'o200k_base'] as const) {
+      const counter = tokenizerFor(encoding);
+      const candidate = pruneCandidates(segment('There was a brouhaha.', '', counter), counter).find((c) => c.end - c.start === 'brouhaha'.length);
+      assert.equal(candidate?.saving, counter.count(' brouhaha'), encoding);
+    }
   });
 
   it('does nothing when the text already fits', () => {
