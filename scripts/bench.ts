@@ -189,7 +189,7 @@ function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[]
       console.log(`  ${input.label}: skipped, optimize would take about ${fmt(estimate / 1000, 0)} s per run`);
       continue;
     }
-    const runs = input.tokens >= 500_000 ? 3 : input.tokens >= 50_000 ? (quick ? 3 : 5) : input.tokens >= 5_000 ? (quick ? 5 : 11) : quick ? 11 : 31;
+    const runs = input.tokens >= 500_000 ? 3 : input.tokens >= 50_000 ? (quick ? 3 : 5) : input.tokens >= 5_000 ? (quick ? 5 : 31) : quick ? 11 : 31;
     if (input.tokens < 500_000) warmUp(core, input.text, WARM_UP_PER_INPUT_MS);
     const tokenize: number[] = [];
     const optimize: number[] = [];

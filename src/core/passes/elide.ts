@@ -36,9 +36,11 @@ export function elide(text: string, opensSentence: boolean): { text: string; sav
   let out = '';
   let cursor = 0;
   let saved: number | undefined = 0;
-  for (const match of text.matchAll(ARTICLE)) {
+  // An exec loop on the shared pattern: matchAll would clone the regex on every call.
+  ARTICLE.lastIndex = 0;
+  for (let match = ARTICLE.exec(text); match; match = ARTICLE.exec(text)) {
     const [whole, article, next] = match as unknown as [string, string, string];
-    const index = match.index!;
+    const index = match.index;
     const capital = article !== article.toLowerCase();
     if (capital && !opensSentenceAt(text, index, opensSentence)) continue;
     if (!elidable(text, index, article.toLowerCase(), next)) continue;

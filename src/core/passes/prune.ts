@@ -31,10 +31,17 @@ function insideName(text: string, start: number, end: number): boolean {
   return /(?:\p{Lu}[\p{L}\p{N}'’.-]*\)?|\))\s+$/u.test(text.slice(Math.max(0, start - 30), start));
 }
 
-/** Offsets of `text` inside a restriction phrase. */
-function inRestriction(text: string): (offset: number) => boolean {
-  const spans = [...text.matchAll(RESTRICTION)].map((m) => [m.index, m.index + m[0].length] as const);
-  return (offset) => spans.some(([from, to]) => offset >= from && offset < to);
+/** Start and end offsets of the restriction phrases of `text`, in pairs. */
+function restrictionSpans(text: string): number[] {
+  const spans: number[] = [];
+  RESTRICTION.lastIndex = 0;
+  for (let m = RESTRICTION.exec(text); m; m = RESTRICTION.exec(text)) spans.push(m.index, m.index + m[0].length);
+  return spans;
+}
+
+function inSpans(spans: readonly number[], offset: number): boolean {
+  for (let i = 0; i < spans.length; i += 2) if (offset >= spans[i]! && offset < spans[i + 1]!) return true;
+  return false;
 }
 
 /**
@@ -104,7 +111,7 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
       const text = piece.text;
-      const restricted = inRestriction(text);
+      const restricted = restrictionSpans(text);
       let first = true;
       scanWords(text, PRUNE_WORD, PRUNE_WORD_ASCII, (start, end) => {
         // Only the first word can open the sentence: every later one has a letter before it.
@@ -113,7 +120,7 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
         const word = text.slice(start, end);
         const c = word.charCodeAt(0);
         if (!sentenceStart && (c < 128 ? c >= 65 && c <= 90 : /^\p{Lu}/u.test(word))) return; // a name
-        if (restricted(start) || insideName(text, start, end)) return; // "at most", "Gods of Egypt"
+        if (inSpans(restricted, start) || insideName(text, start, end)) return; // "at most", "Gods of Egypt"
         const lower = word.toLowerCase();
         const { kept, stop, information } = factsOf(lower);
         if (kept) return;

@@ -40,7 +40,8 @@ const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
  * make sure that" wins over "in order to": two map lookups per word instead of a regex at every position.
  */
 export class PhraseDictionary {
-  private readonly byFirstWord = new Map<number, PhrasesFrom>();
+  // Indexed by vocabulary id (small integers): an array lookup per word of the text.
+  private readonly byFirstWord: (PhrasesFrom | undefined)[] = [];
 
   constructor(entries: readonly PhraseEntry[]) {
     const byFirst = new Map<number, Phrase[]>();
@@ -58,7 +59,7 @@ export class PhraseDictionary {
         const second = p.words[1];
         if (second !== undefined && !bySecondWord.has(second)) bySecondWord.set(second, list.filter((q) => q.words.length === 1 || q.words[1] === second));
       }
-      this.byFirstWord.set(first, { bySecondWord, alone });
+      this.byFirstWord[first] = { bySecondWord, alone };
     }
   }
 
@@ -68,10 +69,15 @@ export class PhraseDictionary {
     const { count, starts, ends, ids } = scanned;
     const matches: PhraseMatch[] = [];
     for (let i = 0; i < count; i++) {
-      const from = this.byFirstWord.get(ids[i]!);
+      const id = ids[i]!;
+      const from = id < 0 ? undefined : this.byFirstWord[id];
       if (!from) continue;
       const candidates = (i + 1 < count && from.bySecondWord.get(ids[i + 1]!)) || from.alone;
-      const phrase = candidates.find((candidate) => phraseAt(text, candidate, i));
+      let phrase: Phrase | undefined;
+      for (const candidate of candidates) if (phraseAt(text, candidate, i)) {
+        phrase = candidate;
+        break;
+      }
       if (!phrase) continue;
       const last = i + phrase.words.length - 1;
       matches.push({ index: starts[i]!, text: text.slice(starts[i]!, ends[last]!), replacement: phrase.replacement, opening: phrase.only === 'opening' });
