@@ -12,6 +12,9 @@ const MEANINGFUL_AFTER_A = new Set(
     'billion total look try row time result whole moment glance matter').split(' '),
 );
 
+// Idioms that need their "the": "to the point", "by the way", "in the end", "at the moment".
+const IDIOMS_AFTER_THE = new Set(['point', 'way', 'end', 'moment']);
+
 // "option a", "column a": a letter used as a label, not an article (nouns rarely used as verbs only).
 const LABELS = new Set('option options choice appendix figure exhibit vitamin column row section version variant tier'.split(' '));
 
@@ -19,7 +22,7 @@ const LABELS = new Set('option options choice appendix figure exhibit vitamin co
 function elidable(text: string, index: number, article: string, next: string): boolean {
   if (next !== next.toLowerCase()) return false; // "the iPhone": a name
   if (STOPWORDS.has(next)) return false; // "the same", "the other", "a or b"
-  if (article !== 'the' && MEANINGFUL_AFTER_A.has(next)) return false;
+  if (article === 'the' ? IDIOMS_AFTER_THE.has(next) : MEANINGFUL_AFTER_A.has(next)) return false;
   if (article === 'a') {
     const previous = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, index - 16), index))?.[1]?.toLowerCase();
     if (previous && LABELS.has(previous)) return false;

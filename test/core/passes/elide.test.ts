@@ -16,6 +16,7 @@ describe('core/passes/elide', () => {
     ['Give me a few ideas and a little help, not a lot.', 'Give me a few ideas and a little help, not a lot.'],
     ['Use the same format as the other file.', 'Use the same format as the other file.'],
     ['Take a look, one at a time; as a result the whole text is shorter.', 'Take a look, one at a time; as a result whole text is shorter.'],
+    ['Be concise and to the point; by the way, in the end the tests pass.', 'Be concise and to the point; by the way, in the end tests pass.'],
     ['Read the Lord of the Rings on the iPhone.', 'Read the Lord of the Rings on the iPhone.'],
     ['Pick option a then column a as shown.', 'Pick option a then column a as shown.'],
     ['Is it vitamin A or B? Take a or b.', 'Is it vitamin A or B? Take a or b.'],
