@@ -1,3 +1,4 @@
+import { keptSentences } from '../doc';
 import { STOPWORDS } from '../text/words';
 import { remeasure, type Pass } from './context';
 import { opensSentenceAt } from './rewrite';
@@ -80,24 +81,20 @@ export const elision: Pass = {
   lossy: false,
   run(doc, { tokenizer }) {
     if (!doc.english) return;
-    for (const block of doc.blocks) {
-      if (block.kind !== 'prose') continue;
-      for (const sentence of block.sentences) {
-        if (sentence.removed) continue;
-        let changed = false;
-        let saved: number | undefined = 0;
-        sentence.pieces.forEach((piece, i) => {
-          if (piece.locked) return;
-          const elided = elide(piece.text, i === 0);
-          if (elided.text === piece.text) return;
-          piece.text = elided.text;
-          changed = true;
-          saved = saved !== undefined && elided.saved !== undefined ? saved + elided.saved : undefined;
-        });
-        if (!changed) continue;
-        if (saved === undefined) remeasure(sentence, tokenizer);
-        else sentence.tokens -= saved;
-      }
+    for (const sentence of keptSentences(doc)) {
+      let changed = false;
+      let saved: number | undefined = 0;
+      sentence.pieces.forEach((piece, i) => {
+        if (piece.locked) return;
+        const elided = elide(piece.text, i === 0);
+        if (elided.text === piece.text) return;
+        piece.text = elided.text;
+        changed = true;
+        saved = saved !== undefined && elided.saved !== undefined ? saved + elided.saved : undefined;
+      });
+      if (!changed) continue;
+      if (saved === undefined) remeasure(sentence, tokenizer);
+      else sentence.tokens -= saved;
     }
   },
 };

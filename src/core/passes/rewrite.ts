@@ -1,5 +1,5 @@
 import { CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import type { Piece } from '../doc';
+import { keptSentences, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { remeasure, type Pass } from './context';
 
@@ -20,30 +20,27 @@ export const rewrite: Pass = {
   lossy: false,
   run(doc, { tokenizer }) {
     if (!doc.english) return;
-    for (const block of doc.blocks) {
-      if (block.kind !== 'prose') continue;
-      for (const sentence of block.sentences) {
-        if (isCourtesy(sentence.pieces)) {
-          sentence.removed = true;
-          continue;
-        }
-        let changed = false;
-        sentence.pieces.forEach((piece, i) => {
-          if (piece.locked) return;
-          // Again until stable: removing "really" can complete "it would be great if you could".
-          const before = piece.text;
-          piece.text = rewritePiece(piece.text, i === 0, HEDGES);
-          for (let round = 0; round < 3; round++) {
-            const next = rewritePiece(piece.text, i === 0, PHRASES);
-            if (next === piece.text) break;
-            piece.text = next;
-          }
-          piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
-          if (piece.text !== before) changed = true;
-        });
-        if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
-        else if (changed) remeasure(sentence, tokenizer);
+    for (const sentence of keptSentences(doc)) {
+      if (isCourtesy(sentence.pieces)) {
+        sentence.removed = true;
+        continue;
       }
+      let changed = false;
+      sentence.pieces.forEach((piece, i) => {
+        if (piece.locked) return;
+        // Again until stable: removing "really" can complete "it would be great if you could".
+        const before = piece.text;
+        piece.text = rewritePiece(piece.text, i === 0, HEDGES);
+        for (let round = 0; round < 3; round++) {
+          const next = rewritePiece(piece.text, i === 0, PHRASES);
+          if (next === piece.text) break;
+          piece.text = next;
+        }
+        piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
+        if (piece.text !== before) changed = true;
+      });
+      if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
+      else if (changed) remeasure(sentence, tokenizer);
     }
   },
 };
