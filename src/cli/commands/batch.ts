@@ -87,9 +87,7 @@ export const command: CliCommand = {
   summary: 'Optimize JSON Lines requests, one JSON result per line (streaming)',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, {
-        ...OPTIMIZE_FLAGS,
-      });
+    const { values, positionals } = parseFlags(args, OPTIMIZE_FLAGS);
     const file = singleFile(positionals);
     const core = await loadCore();
     const defaults: BatchDefaults = {};

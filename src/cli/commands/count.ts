@@ -28,9 +28,9 @@ export const command: CliCommand = {
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
-        model: { type: 'string' },
-        json: { type: 'boolean', short: 'j', default: false },
-      });
+      model: { type: 'string' },
+      json: { type: 'boolean', short: 'j', default: false },
+    });
     const file = singleFile(positionals);
     const core = await loadCore();
     const model = checkModel(core, values.model);

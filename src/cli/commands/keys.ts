@@ -41,11 +41,11 @@ export const command: CliCommand = {
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
-        'keys-file': { type: 'string' },
-        test: { type: 'boolean', default: false },
-        note: { type: 'string' },
-        key: { type: 'string' },
-      });
+      'keys-file': { type: 'string' },
+      test: { type: 'boolean', default: false },
+      note: { type: 'string' },
+      key: { type: 'string' },
+    });
     const [action, ...rest] = positionals;
     const file = keysFile(values, io);
     switch (action) {

@@ -39,9 +39,9 @@ export const command: CliCommand = {
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
-        ...OPTIMIZE_FLAGS,
-        json: { type: 'boolean', short: 'j', default: false },
-      });
+      ...OPTIMIZE_FLAGS,
+      json: { type: 'boolean', short: 'j', default: false },
+    });
     const file = singleFile(positionals);
     const core = await loadCore();
     try {
