@@ -1,7 +1,7 @@
 import { keptSentences } from '../doc';
+import { opensSentenceAt } from '../text/sentences';
 import { STOPWORDS } from '../text/words';
 import { remeasure, type Pass } from './context';
-import { opensSentenceAt } from './rewrite';
 
 // An article, a space and the lower-case word it introduces. Capitalised words are names ("the Beatles").
 const ARTICLE = /(?<![\p{L}\p{N}'’_-])(a|an|the|A|An|The) (?=(\p{Ll}[\p{L}\p{N}'’-]*))/gu;
@@ -18,6 +18,9 @@ const IDIOMS_AFTER_THE = new Set(['point', 'way', 'end', 'moment']);
 
 // "option a", "column a": a letter used as a label, not an article (nouns rarely used as verbs only).
 const LABELS = new Set('option options choice appendix figure exhibit vitamin column row section version variant tier'.split(' '));
+
+// The comma before "and"/"or" (serial or between clauses) is style, not meaning, and costs a token.
+const COMMA_BEFORE_CONJUNCTION = /,(?= (?:and|or) )/g;
 
 /** Whether the article at `index` of `text` can go without changing what the text asks for. */
 function elidable(text: string, index: number, article: string, next: string): boolean {
@@ -67,9 +70,6 @@ export function elide(text: string, opensSentence: boolean): { text: string; sav
     saved,
   };
 }
-
-// The comma before "and"/"or" (serial or between clauses) is style, not meaning, and costs a token.
-const COMMA_BEFORE_CONJUNCTION = /,(?= (?:and|or) )/g;
 
 /**
  * Pass 3b: words and marks that cost tokens but tell a model reader nothing: articles ("Act as a

@@ -1,7 +1,7 @@
 import { estimateTokens, keptSentences, type Doc, type Sentence } from '../doc';
 import { wordInformation } from '../scoring/information';
 import type { Tokenizer } from '../tokenizer';
-import { GUARD_WORDS, STOPWORDS, terms } from '../text/words';
+import { GUARD_PHRASES, GUARD_WORDS, STOPWORDS, terms } from '../text/words';
 import { scanWords, type AsciiClasses } from '../text/scan';
 import { remeasure, type Pass } from './context';
 
@@ -19,9 +19,6 @@ interface Candidate {
   saving: number;
 }
 
-// Restrictions made of function words: "at most" must not become "most", "do not send" not "not send".
-const RESTRICTION = /\b(?:(?:do|does|did) not|at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
-
 /** A word between two capitalised words belongs to a name or joins two: "Bank of America", "Tracy Wolfson and Evan Washburn". */
 function insideName(text: string, start: number, end: number): boolean {
   let next = end;
@@ -31,11 +28,11 @@ function insideName(text: string, start: number, end: number): boolean {
   return /(?:\p{Lu}[\p{L}\p{N}'’.-]*\)?|\))\s+$/u.test(text.slice(Math.max(0, start - 30), start));
 }
 
-/** Start and end offsets of the restriction phrases of `text`, in pairs. */
+/** Start and end offsets of the restriction phrases (GUARD_PHRASES) of `text`, in pairs. */
 function restrictionSpans(text: string): number[] {
   const spans: number[] = [];
-  RESTRICTION.lastIndex = 0;
-  for (let m = RESTRICTION.exec(text); m; m = RESTRICTION.exec(text)) spans.push(m.index, m.index + m[0].length);
+  GUARD_PHRASES.lastIndex = 0;
+  for (let m = GUARD_PHRASES.exec(text); m; m = GUARD_PHRASES.exec(text)) spans.push(m.index, m.index + m[0].length);
   return spans;
 }
 

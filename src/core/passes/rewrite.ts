@@ -1,6 +1,7 @@
 import { CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
 import { keptSentences, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
+import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
 
 // Hedges go first so they cannot hide a longer phrase: "it would be really great if you could" must
@@ -78,15 +79,6 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
   out += capitalize ? upperFirst(text.slice(cursor)) : text.slice(cursor);
   return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
-
-/** Whether offset `index` of a piece starts a sentence (or follows a colon), past opening marks. */
-export function opensSentenceAt(text: string, index: number, pieceOpensSentence: boolean): boolean {
-  // A bounded look back: what decides is the few characters before the index.
-  const before = text.slice(Math.max(0, index - LOOK_BACK), index);
-  return (pieceOpensSentence && index <= LOOK_BACK && /^[\s*_"'“(\[-]*$/.test(before)) || /[.!?:]\s+[*_"'“(\[]*$/.test(before);
-}
-
-const LOOK_BACK = 32;
 
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 

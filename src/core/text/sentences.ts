@@ -75,3 +75,12 @@ function nextNonSpace(text: string, from: number): number {
 function startsSentence(ch: string): boolean {
   return /[\p{Lu}\p{N}"'“‘«(\[¿¡*_`<{$#>-]/u.test(ch) || /[\p{L}]/u.test(ch) && !/[\p{Ll}]/u.test(ch);
 }
+
+/** Whether offset `index` of a piece starts a sentence (or follows a colon), past opening marks. */
+export function opensSentenceAt(text: string, index: number, pieceOpensSentence: boolean): boolean {
+  // A bounded look back: what decides is the few characters before the index.
+  const before = text.slice(Math.max(0, index - LOOK_BACK), index);
+  return (pieceOpensSentence && index <= LOOK_BACK && /^[\s*_"'“(\[-]*$/.test(before)) || /[.!?:]\s+[*_"'“(\[]*$/.test(before);
+}
+
+const LOOK_BACK = 32;
