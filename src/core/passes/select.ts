@@ -158,10 +158,11 @@ function clauseUnits(r: RankedSentence, cost: number, clausesOf: Map<Sentence, C
   let chain = '';
   clauses.forEach((clause, c) => {
     // A dependent clause is kept with the clauses before it, and reads with their words (its subject).
-    chain = (clause.dependent ? chain : '') + clauseText(r.sentence.pieces, clauses, c);
+    const text = clauseText(r.sentence.pieces, clauses, c);
+    chain = (clause.dependent ? chain : '') + text;
     const { score, termScores } = scoreClause(r, chain, new Set(terms(chain, true)));
     // Clause costs are counted, not estimated: a low estimate would make the tightening loop drop more.
-    const own = tokenizer.count(clauseText(r.sentence.pieces, clauses, c));
+    const own = tokenizer.count(text);
     const unit: Unit = { cost: own - ((r.sentence.tokens + 1 - cost) * clause.length) / total + 1 / clauses.length, score, order: r.order, termScores, sentence: r.sentence, clause: c };
     if (clause.dependent) unit.head = units[c - 1];
     units.push(unit);
