@@ -1,4 +1,4 @@
-import { sentenceText, sentenceWords, type Sentence } from '../doc';
+import { keptSentences, sentenceText, sentenceWords, type Sentence } from '../doc';
 import { GUARD_WORDS } from '../text/words';
 import type { Pass } from './context';
 
@@ -19,13 +19,7 @@ export const dedupe: Pass = {
     const byRareWord = new Map<number, Entry[]>();
     const vocabulary = new WordIds();
     const entries: Entry[] = [];
-    for (const block of doc.blocks) {
-      if (block.kind !== 'prose' || block.removed) continue;
-      for (const sentence of block.sentences) {
-        if (sentence.removed) continue;
-        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
-      }
-    }
+    for (const sentence of keptSentences(doc)) entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
     const inEntry = new Int32Array(vocabulary.size).fill(-1);
     entries.forEach((entry, index) => {
       const exact = foldCaseAndSpace(sentenceText(entry.sentence));
