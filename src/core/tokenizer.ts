@@ -2,11 +2,11 @@ import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import cl100kRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { encodingForModel, type EncodingName } from './models';
+import type { EncodingName } from './models';
 import { chunkCounter, type ChunkSplitter, type CountedText } from './tokens/chunk-counter';
+import { o200kChunkEnd, o200kLocalChunkEnd } from './tokens/o200k-chunks';
 
 export type { CountedText };
-import { o200kChunkEnd, o200kLocalChunkEnd } from './tokens/o200k-chunks';
 
 /** The one interface the rest of the code counts tokens through, so the library can be swapped. */
 export interface Tokenizer {
@@ -65,8 +65,4 @@ export function tokenizerFor(encoding: EncodingName): Tokenizer {
     tokenizers.set(encoding, tokenizer);
   }
   return tokenizer;
-}
-
-export function tokenizerForModel(model: string): Tokenizer {
-  return tokenizerFor(encodingForModel(model));
 }
