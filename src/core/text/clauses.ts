@@ -1,4 +1,5 @@
 import type { Piece } from '../doc';
+import { STOPWORDS } from './words';
 
 /**
  * Clauses of an English sentence, so that selection can keep the part of a long sentence that matters
@@ -31,6 +32,7 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   let depth = 0;
   let bareCommas = 0; // commas inside the current clause that were not cuts: a list is running
   let wordsSince = 0;
+  const parallel = parallelClause(pieces);
   pieces.forEach((piece, index) => {
     if (piece.locked) {
       wordsSince += 1;
@@ -43,7 +45,7 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
       else if ((ch === ')' || ch === ']') && depth > 0) depth--;
       if (/\s/.test(ch) && i > 0 && /\S/.test(text[i - 1]!)) wordsSince++;
       if (depth > 0) continue;
-      const cut = cutAt(text, i, bareCommas > 0);
+      const cut = cutAt(text, i, bareCommas > 0, parallel);
       if (cut === null) {
         if (ch === ',') bareCommas++;
         continue;
@@ -82,9 +84,22 @@ function offsetOf(pieces: readonly Piece[], clause: { piece: number; offset: num
   return offset;
 }
 
-function cutAt(text: string, i: number, inList: boolean): 'independent' | 'dependent' | null {
+/**
+ * "Fox paid for A, B and C, Lionsgate paid for D and Disney paid for E": when the sentence opens with a
+ * name and a verb, the same verb after another name starts a parallel clause of its own, even where
+ * the commas look like a list.
+ */
+function parallelClause(pieces: readonly Piece[]): RegExp | null {
+  if (pieces[0]?.locked) return null;
+  const verb = /^\s*(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}(\p{Ll}{3,})\s/u.exec(pieces[0]?.text ?? '')?.[1];
+  if (!verb || STOPWORDS.has(verb)) return null;
+  return new RegExp(`^(?:\\s+and)?\\s+(?:\\p{Lu}[\\p{L}'’.-]*\\s+){1,3}${verb}\\s`, 'u');
+}
+
+function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null): 'independent' | 'dependent' | null {
   const ch = text[i]!;
   const rest = text.slice(i + 1);
+  if (parallel && (ch === ',' || (ch === ' ' && rest.startsWith('and '))) && parallel.test(ch === ',' ? rest : ` ${rest}`)) return 'independent';
   if (ch === ';' && /^\s/.test(rest)) return 'independent';
   if ((ch === '—' || ch === '–') && i > 0 && text[i - 1] === ' ' && /^\s/.test(rest)) return 'dependent';
   if (ch !== ',' || !/^\s/.test(rest)) return null;

@@ -42,6 +42,17 @@ describe('core/text/clauses', () => {
     ]);
   });
 
+  it('cuts parallel clauses that repeat the opening verb after another name, even inside a list', () => {
+    assert.deepEqual(clauses('Fox paid for Deadpool, X-Men and Eddie the Eagle, Lionsgate paid for Gods of Egypt and Disney paid for The Jungle Book.'), [
+      'Fox paid for Deadpool, X-Men and Eddie the Eagle',
+      ', Lionsgate paid for Gods of Egypt',
+      ' and Disney paid for The Jungle Book.',
+    ]);
+    // The opening verb is not repeated after a name: an ordinary list.
+    const list = 'Fox paid for Deadpool, Lionsgate for Gods of Egypt and Disney for The Jungle Book.';
+    assert.deepEqual(clauses(list), [list]);
+  });
+
   it('does not cut lists, restrictions, embedded relative clauses or short pieces', () => {
     for (const text of [
       'They joined the Patriots, Dallas Cowboys, and Pittsburgh Steelers as one of four teams.',
