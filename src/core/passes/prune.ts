@@ -19,8 +19,18 @@ interface Candidate {
   saving: number;
 }
 
-/** A word between two capitalised words belongs to a name or joins two: "Bank of America", "Tracy Wolfson and Evan Washburn". */
+/**
+ * A word between two capitalised words belongs to a name or joins two: "Bank of America", "Tracy
+ * Wolfson and Evan Washburn"; so do both words of "of the" there ("Out of the Shadows").
+ */
 function insideName(text: string, start: number, end: number): boolean {
+  const word = text.slice(start, end);
+  if (word === 'of') {
+    const article = /^\s+(?:the|a|an)(?=\s)/.exec(text.slice(end, end + 5));
+    if (article && insideName(text, start, end + article[0].length)) return true;
+  } else if (/^(?:the|a|an)$/.test(word) && /\sof\s+$/.test(text.slice(Math.max(0, start - 4), start))) {
+    if (insideName(text, text.lastIndexOf('of', start), end)) return true;
+  }
   let next = end;
   while (text[next] === ' ') next++;
   if (text[next] === '(') next++;

@@ -81,6 +81,14 @@ describe('core/passes/prune', () => {
     for (const kept of ['Gods of Egypt', 'Tracy Wolfson and Evan Washburn']) assert.ok(out.includes(kept), out);
   });
 
+  it('keeps "of the" inside a name: "Out of the Shadows", "Bank of the West"', () => {
+    const doc = parse('The trailer for Turtles: Out of the Shadows was shown by the bank, and the Bank of the West paid for some of the ads.');
+    prune.run(doc, context(14));
+    const out = render(doc);
+    for (const kept of ['Out of the Shadows', 'Bank of the West']) assert.ok(out.includes(kept), out);
+    assert.ok(!/\bsome of the\b/.test(out), `pruning still removes "of the" outside names: ${out}`);
+  });
+
   it('counts what a word saves in the encoding at hand, whatever was counted before', () => {
     // " brouhaha" is 2 tokens in o200k_base and 4 in cl100k_base.
     for (const encoding of ['o200k_base', 'cl100k_base', 'o200k_base'] as const) {
