@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { WORD, words } from '../../../src/core/text/words';
+import { WORD, terms, words } from '../../../src/core/text/words';
 
 describe('core/text/words', () => {
   const reference = (text: string) => text.toLowerCase().match(WORD) ?? [];
@@ -14,5 +14,10 @@ describe('core/text/words', () => {
       assert.deepEqual(words(text), reference(text), JSON.stringify(text));
     }
     assert.deepEqual(words('The café’s API-key, 3.5 ÉTÉ'), ['the', 'café’s', 'api-key', '3', '5', 'été']);
+  });
+
+  it('matches hyphenated compounds by their parts, without their stopwords', () => {
+    assert.deepEqual(terms('an 18-yard pass, gold-themed', true), terms('18 yard pass gold themed', true));
+    assert.deepEqual(terms('play-by-play', true), terms('play play', true));
   });
 });
