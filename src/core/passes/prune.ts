@@ -1,4 +1,4 @@
-import { estimateTokens, keptSentences, type Doc, type Sentence } from '../doc';
+import { estimateTokens, keptSentences, type Doc, type Piece, type Sentence } from '../doc';
 import { wordInformation } from '../scoring/information';
 import type { Tokenizer } from '../tokenizer';
 import { GUARD_PHRASES, GUARD_WORDS, STOPWORDS, terms } from '../text/words';
@@ -167,25 +167,47 @@ function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
     byPiece.set(c.sentence, pieces);
   }
   for (const [sentence, pieces] of byPiece) {
+    const capitalised = /^\p{Lu}/u.test(sentence.pieces.find((p) => p.text.trim())?.text.trimStart() ?? '');
     for (const [index, list] of pieces) {
       const piece = sentence.pieces[index]!;
       list.sort((a, b) => b.start - a.start);
       let text = piece.text;
       for (const c of list) {
-        const before = text.slice(0, c.start);
-        let after = text.slice(c.end);
         // Remove the word with one adjoining space, keeping punctuation where it was.
-        if (/\s$/.test(before) && /^\s/.test(after)) after = after.replace(/^[ \t]+/, '');
-        else if (/\s$/.test(before) && /^\p{P}/u.test(after)) {
-          text = before.replace(/[ \t]+$/, '') + after;
-          continue;
-        } else after = after.replace(/^[ \t]+/, '');
-        text = before + after;
+        let left = text.slice(0, c.start);
+        let right = text.slice(c.end);
+        if (/\s$/.test(left) && /^\p{P}/u.test(right)) {
+          left = left.replace(/[ \t]+$/, '');
+          // "injured, however, leading" → "injured, leading": one comma, not two.
+          if (/[,;:]$/.test(left) && /^[,;:]/.test(right)) right = right.slice(1);
+        } else right = right.replace(/^[ \t]+/, '');
+        // "Talib (two interceptions)" without both words leaves no empty brackets.
+        if (/\(\s*$/.test(left) && /^\s*\)/.test(right)) (left = left.replace(/\s*\(\s*$/, '')), (right = right.replace(/^\s*\)/, ''));
+        text = left + right;
       }
-      // A sentence whose first word went still starts with a capital ("The event was…" → "Event was…").
-      if (index === 0 && /^\p{Lu}/u.test(piece.text)) text = text.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
       piece.text = text;
     }
+    tidy(sentence.pieces, capitalised);
     remeasure(sentence, tokenizer);
   }
+}
+
+/**
+ * Punctuation that removed words leave behind: a space or a second comma before the next piece's
+ * punctuation ("Denver's defense|, which" → "Denver's, which"), and an opening comma or small letter
+ * where the sentence's first words went ("However, on May 3" → "May 3").
+ */
+function tidy(pieces: Piece[], capitalised: boolean): void {
+  pieces.forEach((piece, index) => {
+    const next = pieces[index + 1];
+    if (piece.locked) return;
+    if (next && /^[,.;:!?)\]]/.test(next.text)) {
+      piece.text = piece.text.replace(/[ \t]+$/, '');
+      if (/[,;:]$/.test(piece.text) && /^[,;:]/.test(next.text)) piece.text = piece.text.slice(0, -1);
+    }
+  });
+  const first = pieces.find((p) => p.text.trim());
+  if (!first || first.locked) return;
+  first.text = first.text.replace(/^[,;:]+\s*/, '');
+  if (capitalised) first.text = first.text.replace(/^\p{Ll}/u, (c) => c.toUpperCase());
 }

@@ -115,4 +115,22 @@ describe('core/passes/prune capitalisation', () => {
     assert.ok(!out.startsWith('The '), out);
     assert.match(out, /^\p{Lu}/u, out);
   });
+
+  it('leaves no stray punctuation where words went: no " ,", ",,", "()" or opening comma', () => {
+    const texts = [
+      'However, on May 3, 2013, the state legislature refused to approve the funding plan for the renovations.',
+      "Osweiler was injured, however, leading to Manning's return during the Week 17 regular season finale.",
+      'Cornerbacks Aqib Talib (two interceptions) and Chris Harris (four interceptions) led the secondary.',
+      "Newton was limited by Denver's defense, which sacked him seven times and forced him into three turnovers.",
+    ];
+    for (const text of texts) {
+      for (let budget = tokenizer.count(text) - 1; budget >= 4; budget--) {
+        const doc = parse(text, 'Who was it?');
+        select.run(doc, context(budget, 'strict'));
+        prune.run(doc, context(budget, 'strict'));
+        const out = render(doc);
+        assert.doesNotMatch(out, / [,.;:]|[,;:]{2}|\(\s*\)|^[,;:]/, `budget ${budget}: ${out}`);
+      }
+    }
+  });
 });
