@@ -150,10 +150,10 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
   return candidates;
 }
 
-/** Tokens pruning could save in one sentence if it removed every function word it may. */
+/** Tokens pruning could save in each sentence if it removed every word it may. */
 export function prunableShare(candidates: readonly Candidate[]): Map<Sentence, number> {
   const share = new Map<Sentence, number>();
-  for (const c of candidates) if (c.cost < 0.5) share.set(c.sentence, (share.get(c.sentence) ?? 0) + c.saving);
+  for (const c of candidates) share.set(c.sentence, (share.get(c.sentence) ?? 0) + c.saving);
   return share;
 }
 

@@ -85,7 +85,7 @@ describe('core/text/clauses', () => {
       'The museum opened in 1923 in a former railway station near the old harbour of the town, and the roof was rebuilt after a storm in 1987. ' +
       'Guided tours start every hour at the main entrance. The café on the top floor serves lunch until 3 pm.';
     const doc = parse(text, 'When was the roof rebuilt?');
-    select.run(doc, context(22, 'strict'));
+    select.run(doc, context(16, 'strict'));
     const kept = keptSentences(doc).map(sentenceText);
     assert.ok(kept.includes('The roof was rebuilt after a storm in 1987.'), render(doc));
     assert.ok(!render(doc).includes('railway'), render(doc));
