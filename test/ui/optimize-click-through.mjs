@@ -124,10 +124,13 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   check(after.length < before.length, `the editor text is not shorter after Accept (${before.length} → ${after.length} characters)`);
   // Save and compare the whole file: shorter, and the numbers survived.
   await page.keyboard.press('Control+S');
+  // The save may truncate the file before it writes it: wait for new content that two reads agree on.
   let saved = '';
+  let previous = null;
   while (Date.now() < deadline + 10000) {
     saved = squash(readFileSync(join(workspace, FILE), 'utf8'));
-    if (saved !== original) break;
+    if (saved && saved !== original && saved === previous) break;
+    previous = saved;
     await page.waitForTimeout(200);
   }
   log(`${FILE} on disk after accept + save: ${original.length} → ${saved.length} characters`);
