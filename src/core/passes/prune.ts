@@ -176,11 +176,8 @@ function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
         // Remove the word with one adjoining space, keeping punctuation where it was.
         let left = text.slice(0, c.start);
         let right = text.slice(c.end);
-        if (/\s$/.test(left) && /^\p{P}/u.test(right)) {
-          left = left.replace(/[ \t]+$/, '');
-          // "injured, however, leading" → "injured, leading": one comma, not two.
-          if (/[,;:]$/.test(left) && /^[,;:]/.test(right)) right = right.slice(1);
-        } else right = right.replace(/^[ \t]+/, '');
+        if (/\s$/.test(left) && /^\p{P}/u.test(right)) left = closeUp(left, right);
+        else right = right.replace(/^[ \t]+/, '');
         // "Talib (two interceptions)" without both words leaves no empty brackets.
         if (/\(\s*$/.test(left) && /^\s*\)/.test(right)) (left = left.replace(/\s*\(\s*$/, '')), (right = right.replace(/^\s*\)/, ''));
         text = left + right;
@@ -193,6 +190,15 @@ function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
 }
 
 /**
+ * The text before a gap, joined to punctuation after it: no space before the punctuation, and one comma
+ * rather than two ("injured, however, leading" → "injured, leading").
+ */
+function closeUp(before: string, after: string): string {
+  const trimmed = before.replace(/[ \t]+$/, '');
+  return /[,;:]$/.test(trimmed) && /^[,;:]/.test(after) ? trimmed.slice(0, -1) : trimmed;
+}
+
+/**
  * Punctuation that removed words leave behind: a space or a second comma before the next piece's
  * punctuation ("Denver's defense|, which" → "Denver's, which"), and an opening comma or small letter
  * where the sentence's first words went ("However, on May 3" → "May 3").
@@ -201,10 +207,7 @@ function tidy(pieces: Piece[], capitalised: boolean): void {
   pieces.forEach((piece, index) => {
     const next = pieces[index + 1];
     if (piece.locked) return;
-    if (next && /^[,.;:!?)\]]/.test(next.text)) {
-      piece.text = piece.text.replace(/[ \t]+$/, '');
-      if (/[,;:]$/.test(piece.text) && /^[,;:]/.test(next.text)) piece.text = piece.text.slice(0, -1);
-    }
+    if (next && /^[,.;:!?)\]]/.test(next.text)) piece.text = closeUp(piece.text, next.text);
   });
   const first = pieces.find((p) => p.text.trim());
   if (!first || first.locked) return;

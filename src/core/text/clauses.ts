@@ -93,13 +93,13 @@ function parallelClause(pieces: readonly Piece[]): RegExp | null {
   if (pieces[0]?.locked) return null;
   const verb = /^\s*(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}(\p{Ll}{3,})\s/u.exec(pieces[0]?.text ?? '')?.[1];
   if (!verb || STOPWORDS.has(verb)) return null;
-  return new RegExp(`^(?:\\s+and)?\\s+(?:\\p{Lu}[\\p{L}'’.-]*\\s+){1,3}${verb}\\s`, 'u');
+  return new RegExp(`^,?(?:\\s+and)?\\s+(?:\\p{Lu}[\\p{L}'’.-]*\\s+){1,3}${verb}\\s`, 'u');
 }
 
 function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null): 'independent' | 'dependent' | null {
   const ch = text[i]!;
   const rest = text.slice(i + 1);
-  if (parallel && (ch === ',' || (ch === ' ' && rest.startsWith('and '))) && parallel.test(ch === ',' ? rest : ` ${rest}`)) return 'independent';
+  if (parallel && (ch === ',' || (ch === ' ' && rest.startsWith('and '))) && parallel.test(text.slice(i))) return 'independent';
   if (ch === ';' && /^\s/.test(rest)) return 'independent';
   if ((ch === '—' || ch === '–') && i > 0 && text[i - 1] === ' ' && /^\s/.test(rest)) return 'dependent';
   if (ch !== ',' || !/^\s/.test(rest)) return null;

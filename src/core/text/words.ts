@@ -62,11 +62,13 @@ export function terms(text: string, english: boolean): string[] {
 /** Content terms of already scanned words (see `words`). */
 export function termsOf(scanned: readonly string[], english: boolean): string[] {
   const out: string[] = [];
+  const add = (w: string) => {
+    if (w && !(english && STOPWORDS.has(w))) out.push(termKey(w, english));
+  };
+  // Hyphenated compounds match by their parts, as in common search analyzers: "18-yard" → 18, yard.
   for (const w of scanned) {
-    if (english && STOPWORDS.has(w)) continue;
-    // Hyphenated compounds match by their parts, as in common search analyzers: "18-yard" → 18, yard.
-    if (!w.includes('-')) out.push(termKey(w, english));
-    else for (const part of w.split('-')) if (part && !(english && STOPWORDS.has(part))) out.push(termKey(part, english));
+    if (w.includes('-')) for (const part of w.split('-')) add(part);
+    else add(w);
   }
   return out;
 }
