@@ -10,20 +10,54 @@ export interface QaGroup {
   questions: { question: string; answers: string[] }[];
 }
 
+type SquadJson = { data: { title: string; paragraphs: { context: string; qas: { question: string; answers: { text: string }[] }[] }[] }[] };
+
+function readJson<T>(name: string): T | null {
+  const file = resolve(DATA_DIR, name);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null;
+}
+
+function groupOf(paragraphs: SquadJson['data'][number]['paragraphs']): QaGroup {
+  return {
+    context: paragraphs.map((p) => p.context).join('\n\n'),
+    questions: paragraphs.flatMap((p) => p.qas.map((q) => ({ question: q.question, answers: q.answers.map((a) => a.text) }))),
+  };
+}
+
 /** SQuAD paragraphs in consecutive groups of `size` (the last, shorter group is left out). */
 export function loadSquadGroups(size = 8): QaGroup[] | null {
-  const file = resolve(DATA_DIR, 'squad-dev-v1.1-super-bowl-50.json');
-  if (!existsSync(file)) return null;
-  const paragraphs = JSON.parse(readFileSync(file, 'utf8')).data[0].paragraphs as { context: string; qas: { question: string; answers: { text: string }[] }[] }[];
+  const paragraphs = readJson<SquadJson>('squad-dev-v1.1-super-bowl-50.json')?.data[0]!.paragraphs;
+  if (!paragraphs) return null;
   const groups: QaGroup[] = [];
-  for (let i = 0; i + size <= paragraphs.length; i += size) {
-    const slice = paragraphs.slice(i, i + size);
-    groups.push({
-      context: slice.map((p) => p.context).join('\n\n'),
-      questions: slice.flatMap((p) => p.qas.map((q) => ({ question: q.question, answers: q.answers.map((a) => a.text) }))),
-    });
-  }
+  for (let i = 0; i + size <= paragraphs.length; i += size) groups.push(groupOf(paragraphs.slice(i, i + size)));
   return groups;
+}
+
+export const XQUAD_LANGS = ['en', 'de', 'es', 'el', 'ro', 'ru', 'tr', 'ar', 'hi', 'th', 'vi', 'zh'];
+
+/** XQuAD dev in one language: one article (its paragraphs joined with a blank line) = one context. */
+export function loadXquad(lang: string): QaGroup[] | null {
+  return readJson<SquadJson>(`xquad-dev/xquad-dev.${lang}.json`)?.data.map((article) => groupOf(article.paragraphs)) ?? null;
+}
+
+export interface AnnotatedPrompt {
+  id: string;
+  kind: string;
+  lang: string;
+  text: string;
+  task?: string;
+  must_keep: string[];
+  droppable: string[];
+}
+
+export function loadPromptsDev(): AnnotatedPrompt[] | null {
+  return readJson<AnnotatedPrompt[]>('prompts-dev.json');
+}
+
+/** The files of real-prompts-dev/ listed in its manifest.json. */
+export function loadRealPrompts(): { id: string; text: string }[] | null {
+  const manifest = readJson<{ file: string }[]>('real-prompts-dev/manifest.json');
+  return manifest?.map(({ file }) => ({ id: file, text: readFileSync(resolve(DATA_DIR, 'real-prompts-dev', file), 'utf8') })) ?? null;
 }
 
 /** The prompts of awesome-chatgpt-prompts.csv (RFC 4180: quoted fields, doubled quotes). */
@@ -55,9 +89,4 @@ export function parseCsv(text: string): string[][] {
   }
   if (field !== '' || row.length) row.push(field), rows.push(row);
   return rows;
-}
-
-/** SQuAD answer normalization: lower case, no punctuation, no articles, single spaces. */
-export function normalizeAnswer(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, '').replace(/\b(a|an|the)\b/g, ' ').replace(/\s+/g, ' ').trim();
 }

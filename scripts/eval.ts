@@ -1,110 +1,81 @@
-// `npm run eval`: answer survival, reduction/retention and budget adherence, this project beside
-// simple baselines on the same inputs, in one run. Reads ../shared/data; skips when it is absent.
-import { countTokens, optimize, type Mode } from '../src/core';
-import { loadPrompts, loadSquadGroups, normalizeAnswer } from './eval-data';
-import { bm25Sentences, truncate } from './eval-baselines';
+// `npm run eval [-- --only squad,xquad,prompts,structure,corpus] [--langs en,de]`: every figure of
+// ../shared/docs/evaluation.md, this project beside simple baselines on the same inputs, in one run.
+// Reads ../shared/data beside the repository; a part whose data is absent is skipped.
+import { countTokens } from '../src/core';
+import { Adherence } from './eval-common';
+import { evalCorpus } from './eval-corpus';
+import { DATA_DIR, XQUAD_LANGS, loadPrompts, loadSquadGroups, loadXquad } from './eval-data';
+import { noTaskSurvival, printSurvival, taskSurvival, type Survival } from './eval-survival';
 
-const BUDGETS = [0.5, 0.25, 0.125];
-const groups = loadSquadGroups();
-const prompts = loadPrompts();
-if (!groups || !prompts) {
-  console.log('eval: ../shared/data not found beside the repository; nothing to evaluate.');
-  process.exit(0);
-}
+const PARTS = ['squad', 'xquad', 'corpus'] as const;
+type Part = (typeof PARTS)[number];
 
-type Method = { name: string; run: (context: string, question: string, budget: number) => string };
-const ours = (mode: Mode): Method => ({
-  name: `prompt-optimizer (${mode})`,
-  run: (text, task, budget) => optimize({ text, task, budget, mode }).text,
-});
-const methods: Method[] = [
-  { name: 'head truncation', run: (text, _q, budget) => truncate(text, budget) },
-  { name: 'BM25 sentences', run: (text, q, budget) => bm25Sentences(text, q, budget) },
-  ours('relaxed'),
-  ours('strict'),
-];
-
-const adherence = { strictRuns: 0, strictOver: 0, relaxedRuns: 0, relaxedOver: 0, relaxedOverWithoutSoft: 0, softLimit: 0 };
-function checkAdherence(mode: Mode, text: string, task: string, budget: number | string): void {
-  const r = optimize({ text, task, budget, mode });
-  const over = r.optimizedTokens > r.budgetTokens;
-  if (mode === 'strict') (adherence.strictRuns++, (adherence.strictOver += over ? 1 : 0));
-  else {
-    adherence.relaxedRuns++;
-    if (over) adherence.relaxedOver++;
-    if (over && !r.softLimitEnforced) adherence.relaxedOverWithoutSoft++;
-  }
-  if (r.softLimitEnforced) adherence.softLimit++;
-}
-
-// 1. Answer survival on SQuAD.
-const questionCount = groups.reduce((n, g) => n + g.questions.length, 0);
-const survived = methods.map(() => BUDGETS.map(() => 0));
+const { only, langs } = parseArgs(process.argv.slice(2));
+const adherence = new Adherence();
+const timings: string[] = [];
 const started = performance.now();
-for (const group of groups) {
-  const tokens = countTokens(group.context);
-  for (const { question, answers } of group.questions) {
-    const gold = answers.map(normalizeAnswer);
-    BUDGETS.forEach((share, b) => {
-      const budget = Math.max(1, Math.floor(tokens * share));
-      methods.forEach((method, m) => {
-        const output = normalizeAnswer(method.run(group.context, question, budget));
-        if (gold.some((g) => output.includes(g))) survived[m]![b]!++;
-      });
-      checkAdherence('strict', group.context, question, budget);
-      checkAdherence('relaxed', group.context, question, budget);
-    });
+
+const run: Record<Part, () => string | void> = {
+  squad() {
+    const groups = loadSquadGroups();
+    if (!groups) return 'squad-dev-v1.1-super-bowl-50.json';
+    const mean = Math.round(groups.reduce((n, g) => n + countTokens(g.context), 0) / groups.length);
+    const title = `Answer survival — SQuAD "Super Bowl 50", ${groups.length} contexts of 8 paragraphs (mean ${mean} tokens)`;
+    printSurvival(`${title}, each question as the task`, new Map([['en', taskSurvival(groups, 'SQuAD', adherence)]]), true);
+    printSurvival(`${title}, no task`, new Map([['en', noTaskSurvival(groups, 'SQuAD', adherence)]]), false);
+  },
+  xquad() {
+    const withTask = new Map<string, Survival>();
+    const noTask = new Map<string, Survival>();
+    for (const lang of XQUAD_LANGS.filter((l) => !langs || langs.includes(l))) {
+      const groups = loadXquad(lang);
+      if (!groups) continue;
+      withTask.set(lang, taskSurvival(groups, 'XQuAD', adherence));
+      noTask.set(lang, noTaskSurvival(groups, 'XQuAD', adherence));
+    }
+    if (!withTask.size) return 'xquad-dev/';
+    printSurvival('Answer survival — XQuAD dev, one article per context, each question as the task', withTask, true);
+    printSurvival('Answer survival — XQuAD dev, one article per context, no task', noTask, false);
+  },
+  corpus() {
+    const prompts = loadPrompts();
+    if (!prompts) return 'awesome-chatgpt-prompts.csv';
+    evalCorpus(prompts, adherence);
+  },
+};
+
+for (const part of PARTS.filter((p) => !only || only.includes(p))) {
+  const t0 = performance.now();
+  const missing = run[part]();
+  if (missing) console.log(`\n${part}: ${missing} not found in ${DATA_DIR}; skipped.`);
+  timings.push(`${part} ${seconds(t0)}`);
+  console.log(`(${part} took ${seconds(t0)})`);
+}
+adherence.print();
+console.log(`\neval took ${seconds(started)} (${timings.join(', ')})`);
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+function parseArgs(args: string[]): { only?: Part[]; langs?: string[] } {
+  const result: { only?: Part[]; langs?: string[] } = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
+    const value = () => (inline ?? args[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (flag === '--only') {
+      const parts = value();
+      const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+      if (unknown.length) usage(`unknown part ${unknown.join(', ')}`);
+      result.only = parts as Part[];
+    } else if (flag === '--langs') result.langs = value();
+    else usage(`unknown argument ${args[i]}`);
   }
-}
-console.log(`\nAnswer survival — SQuAD "Super Bowl 50", ${groups.length} contexts of 8 paragraphs (mean ${Math.round(groups.reduce((n, g) => n + countTokens(g.context), 0) / groups.length)} tokens), ${questionCount} questions as the task`);
-table(['method', ...BUDGETS.map((b) => `${b * 100}% budget`)], methods.map((m, i) => [m.name, ...survived[i]!.map((s) => pct(s / questionCount))]));
-
-// 2. Reduction and retention on awesome-chatgpt-prompts, default budget (only the safe passes run).
-const reductions: number[] = [];
-let literals = 0;
-let retained = 0;
-for (const prompt of prompts) {
-  const r = optimize({ text: prompt });
-  reductions.push(r.reductionPercent);
-  for (const literal of extractLiterals(prompt)) {
-    literals++;
-    if (r.text.includes(literal)) retained++;
-  }
-  checkAdherence('strict', prompt, '', '50%');
-  checkAdherence('relaxed', prompt, '', '50%');
-}
-reductions.sort((a, b) => a - b);
-console.log(`\nReduction and retention — awesome-chatgpt-prompts, ${prompts.length} prompts, budget 1000 (relaxed)`);
-table(['median reduction', 'p90 reduction', 'mean reduction', 'literals retained'], [[
-  pct(quantile(reductions, 0.5) / 100), pct(quantile(reductions, 0.9) / 100), pct(reductions.reduce((a, b) => a + b, 0) / reductions.length / 100),
-  `${retained}/${literals} (${pct(literals ? retained / literals : 1)})`,
-]]);
-
-// 3. Budget adherence over both sets.
-console.log('\nBudget adherence — both sets (SQuAD at 50/25/12.5% with the question; prompts at 50%)');
-table(['mode', 'runs', 'over budget', 'over budget without soft limit', 'soft limit used'], [
-  ['strict', String(adherence.strictRuns), String(adherence.strictOver), '—', '—'],
-  ['relaxed', String(adherence.relaxedRuns), `${adherence.relaxedOver} (${pct(adherence.relaxedOver / adherence.relaxedRuns)})`, String(adherence.relaxedOverWithoutSoft), String(adherence.softLimit)],
-]);
-console.log(`\neval took ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
-/** Numbers, quoted literals and placeholders: what must survive the safe passes verbatim. */
-function extractLiterals(text: string): string[] {
-  return text.match(/"[^"\n]{1,200}"|\{\{[^}\n]+\}\}|\{[^{}\n]+\}|<[A-Za-z_][\w -]*>|\[[A-Z][A-Z _-]+\]|\d+(?:[.,]\d+)*/g) ?? [];
+  return result;
 }
 
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-function pct(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
-function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const row of rows) console.log(line(row));
+function usage(problem: string): never {
+  console.error(`eval: ${problem}\nusage: npm run eval -- [--only ${PARTS.join(',')}] [--langs en,de,...]\n` +
+    '  --langs filters XQuAD by language.');
+  process.exit(2);
 }
