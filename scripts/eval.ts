@@ -4,10 +4,11 @@
 import { countTokens } from '../src/core';
 import { Adherence } from './eval-common';
 import { evalCorpus } from './eval-corpus';
-import { DATA_DIR, XQUAD_LANGS, loadPrompts, loadSquadGroups, loadXquad } from './eval-data';
+import { DATA_DIR, XQUAD_LANGS, loadPrompts, loadPromptsDev, loadSquadGroups, loadXquad } from './eval-data';
+import { evalPrompts } from './eval-prompts';
 import { noTaskSurvival, printSurvival, taskSurvival, type Survival } from './eval-survival';
 
-const PARTS = ['squad', 'xquad', 'corpus'] as const;
+const PARTS = ['squad', 'xquad', 'prompts', 'corpus'] as const;
 type Part = (typeof PARTS)[number];
 
 const { only, langs } = parseArgs(process.argv.slice(2));
@@ -36,6 +37,11 @@ const run: Record<Part, () => string | void> = {
     if (!withTask.size) return 'xquad-dev/';
     printSurvival('Answer survival — XQuAD dev, one article per context, each question as the task', withTask, true);
     printSurvival('Answer survival — XQuAD dev, one article per context, no task', noTask, false);
+  },
+  prompts() {
+    const items = loadPromptsDev()?.filter((p) => !langs || langs.includes(p.lang));
+    if (!items?.length) return 'prompts-dev.json';
+    evalPrompts(items, adherence);
   },
   corpus() {
     const prompts = loadPrompts();
@@ -76,6 +82,6 @@ function parseArgs(args: string[]): { only?: Part[]; langs?: string[] } {
 
 function usage(problem: string): never {
   console.error(`eval: ${problem}\nusage: npm run eval -- [--only ${PARTS.join(',')}] [--langs en,de,...]\n` +
-    '  --langs filters XQuAD by language.');
+    '  --langs filters XQuAD and prompts-dev.json by language.');
   process.exit(2);
 }
