@@ -4,11 +4,12 @@
 import { countTokens } from '../src/core';
 import { Adherence } from './eval-common';
 import { evalCorpus } from './eval-corpus';
-import { DATA_DIR, XQUAD_LANGS, loadPrompts, loadPromptsDev, loadSquadGroups, loadXquad } from './eval-data';
+import { DATA_DIR, XQUAD_LANGS, loadPrompts, loadPromptsDev, loadRealPrompts, loadSquadGroups, loadXquad } from './eval-data';
 import { evalPrompts } from './eval-prompts';
+import { evalStructure } from './eval-structure';
 import { noTaskSurvival, printSurvival, taskSurvival, type Survival } from './eval-survival';
 
-const PARTS = ['squad', 'xquad', 'prompts', 'corpus'] as const;
+const PARTS = ['squad', 'xquad', 'prompts', 'structure', 'corpus'] as const;
 type Part = (typeof PARTS)[number];
 
 const { only, langs } = parseArgs(process.argv.slice(2));
@@ -42,6 +43,15 @@ const run: Record<Part, () => string | void> = {
     const items = loadPromptsDev()?.filter((p) => !langs || langs.includes(p.lang));
     if (!items?.length) return 'prompts-dev.json';
     evalPrompts(items, adherence);
+  },
+  structure() {
+    const real = loadRealPrompts();
+    const dev = loadPromptsDev()?.filter((p) => !langs || langs.includes(p.lang));
+    const sets: [string, { id: string; text: string }[]][] = [];
+    if (real) sets.push(['real-prompts-dev', real]);
+    if (dev?.length) sets.push(['prompts-dev', dev]);
+    if (!sets.length) return 'real-prompts-dev/ and prompts-dev.json';
+    evalStructure(sets, adherence);
   },
   corpus() {
     const prompts = loadPrompts();
@@ -82,6 +92,6 @@ function parseArgs(args: string[]): { only?: Part[]; langs?: string[] } {
 
 function usage(problem: string): never {
   console.error(`eval: ${problem}\nusage: npm run eval -- [--only ${PARTS.join(',')}] [--langs en,de,...]\n` +
-    '  --langs filters XQuAD and prompts-dev.json by language.');
+    '  --langs filters XQuAD and prompts-dev.json (also in the structure part) by language.');
   process.exit(2);
 }
