@@ -9,7 +9,7 @@ const MODES: Mode[] = ['relaxed', 'strict'];
 const RESTRICTIONS = ['never', 'do not', 'does not', 'did not', 'must not', 'only', 'always', 'at most', 'unless', 'except', 'without', 'not', 'cannot']
   .map((w) => new RegExp(`\\b${w.replace(' ', '\\s+')}\\b`, 'g'));
 
-export interface Doc {
+interface Doc {
   id: string;
   text: string;
 }
@@ -55,7 +55,7 @@ function frontMatterOf(text: string): string | null {
 }
 
 /** Fenced code blocks (``` or ~~~, closed by the same fence at least as long, or the end) and the text outside them. */
-export function fencedBlocks(text: string): { blocks: string[]; outside: string } {
+function fencedBlocks(text: string): { blocks: string[]; outside: string } {
   const blocks: string[] = [];
   const outside: string[] = [];
   let open: { fence: string; lines: string[] } | null = null;
