@@ -25,10 +25,23 @@ export interface Sentence {
   readonly userKept: boolean;
   /** Importance from the last ranking, about 0–1.5; pruning takes words from low scores first. */
   score: number;
+  /** The prompt's final request or input, or its role statement: ranked first, kept in relaxed mode. */
+  pinned?: boolean;
 }
 
-/** `prose` is compressible; every other kind is kept verbatim or dropped whole. */
-export type BlockKind = 'prose' | 'heading' | 'code' | 'data' | 'table' | 'keep' | 'markup';
+/**
+ * `prose` is compressible; every other kind is kept verbatim or dropped whole. `frontmatter` (YAML/TOML
+ * header) and `example` (one few-shot example) are found by the prompt layer, not the Markdown scan.
+ */
+export type BlockKind = 'prose' | 'heading' | 'code' | 'data' | 'table' | 'keep' | 'markup' | 'frontmatter' | 'example';
+
+/** An XML-like tag line (`<rules>`, `</rules>`): kept or dropped with its partner. */
+export interface Tag {
+  readonly name: string;
+  readonly closing: boolean;
+  /** The other tag of the pair; absent for a tag without a partner. */
+  partner?: Block;
+}
 
 export interface Block {
   readonly kind: BlockKind;
@@ -42,6 +55,12 @@ export interface Block {
   removed: boolean;
   /** Non-prose blocks: tokens of `body` (plus prefix for prose is counted in sentences). */
   readonly tokens: number;
+  /** Markup blocks that are one tag. */
+  tag?: Tag;
+  /** Headings: 1–6. */
+  level?: number;
+  /** The prompt's final input (last `<question>` section, trailing "Input:" …): kept in relaxed mode. */
+  pinned?: boolean;
 }
 
 export interface Doc {
@@ -53,8 +72,11 @@ export interface Doc {
   readonly notes: { protectedDropped: boolean };
 }
 
-/** Headings and markup lines: structure, dropped before protected content and without a soft limit. */
+/** Headings and markup lines: structure, kept while the content they frame is kept. */
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
+
+/** Blocks kept or dropped whole whose loss breaks the budget promise in strict mode (soft limit). */
+export const isProtected = (block: Block): boolean => block.kind !== 'prose' && block.kind !== 'example' && !isStructural(block);
 
 export function sentenceText(sentence: Sentence): string {
   let text = '';
@@ -91,10 +113,14 @@ function renderBlock(block: Block): string {
   let text = block.prefix;
   kept.forEach((sentence, i) => {
     text += sentenceText(sentence);
-    if (i < kept.length - 1) text += sentence.sep || ' ';
+    // The separator as written: CJK sentences join with none, and must not gain one.
+    if (i < kept.length - 1) text += sentence.sep || (endsWide(sentenceText(sentence)) ? '' : ' ');
   });
   return text;
 }
+
+/** Ends with a full-width mark or CJK character, after which scripts without spaces need none. */
+const endsWide = (text: string): boolean => /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$/u.test(text);
 
 /** The prompt text the document stands for now. */
 export function render(doc: Doc): string {

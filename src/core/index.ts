@@ -10,7 +10,7 @@ export { OptimizeError, isOptimizeError, type OptimizeErrorCode } from './errors
 export { DEFAULT_BUDGET, MAX_BUDGET_TOKENS, resolveBudget, validateBudget, type BudgetInput } from './budget';
 export { DEFAULT_MODE, MODES, type Mode, type OptimizeOptions } from './options';
 export { DEFAULT_MODEL, KNOWN_MODELS, encodingForModel, type EncodingName } from './models';
-export type { OptimizeResult, PassReport } from './result';
+export type { OptimizeResult, PassReport, Removal } from './result';
 
 /** Tokens of `text` in the model's real encoding. Special-token strings count as ordinary text. */
 export function countTokens(text: string, model: string = DEFAULT_MODEL): number {

@@ -33,5 +33,6 @@ export function optimize(options: OptimizeOptions): OptimizeResult {
     model,
     encoding,
     passes: result.passes,
+    removed: result.removed,
   };
 }

@@ -1,5 +1,5 @@
-import { estimateTokens, isStructural, keptSentences, render, type Doc } from './doc';
-import type { PassReport } from './result';
+import { estimateTokens, isProtected, keptSentences, render, type Doc } from './doc';
+import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
 import type { CountedText } from './tokenizer';
@@ -9,18 +9,25 @@ import { prune } from './passes/prune';
 import { rewrite } from './passes/rewrite';
 import { segment } from './passes/segment';
 import { select } from './passes/select';
+import { dropEmptyStructure } from './passes/structure';
+import { removals, snapshot } from './trace';
 
 /**
- * The compression pipeline after segmentation, cheapest and safest first. Safe passes always run;
- * lossy passes run only while the text is over budget.
+ * The compression pipeline after segmentation. Safe passes keep the meaning and always run; lossy
+ * passes run only while the text is over budget: whole units first, then meaning-free words, and
+ * articles last, so that a prompt that fits reads as the user wrote it.
  */
-export const PASSES: readonly Pass[] = [cleanup, rewrite, elision, dedupe, select, prune];
+export const PASSES: readonly Pass[] = [cleanup, rewrite, dedupe, select, prune, elision];
+
+/** Passes whose removals the result reports (cleanup and rewrite only change wording). */
+const REPORTED = new Set(['dedupe', 'select', 'prune', 'elide']);
 
 export interface PipelineOutput {
   text: string;
   tokens: number;
   softLimitEnforced: boolean;
   passes: PassReport[];
+  removed: Removal[];
 }
 
 const MAX_TIGHTENING = 6;
@@ -30,9 +37,15 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   const { tokenizer, budget, mode } = context;
   const doc = segment(original.text, task, tokenizer, original);
   const passes: PassReport[] = [{ name: 'segment', tokens: estimateTokens(doc) }];
+  const removed: Removal[] = [];
+  const run = (pass: Pass, passContext: PassContext) => {
+    const before = REPORTED.has(pass.name) ? snapshot(doc) : null;
+    pass.run(doc, passContext);
+    if (before) removed.push(...removals(pass.name, doc, before, snapshot(doc)));
+  };
   for (const pass of PASSES) {
     if (pass.lossy && estimateTokens(doc) <= budget) continue;
-    pass.run(doc, context);
+    run(pass, context);
     passes.push({ name: pass.name, tokens: estimateTokens(doc) });
   }
   let output = render(doc);
@@ -41,35 +54,53 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   for (let attempt = 1; tokens > budget && attempt <= MAX_TIGHTENING; attempt++) {
     const before = tokens;
     const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - attempt * 2) };
-    for (const pass of PASSES) if (pass.lossy) pass.run(doc, tighter);
+    for (const pass of PASSES) if (pass.lossy) run(pass, tighter);
     output = render(doc);
     tokens = tokenizer.count(output);
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
   }
   if (mode === 'strict' && tokens > budget) {
+    const before = snapshot(doc);
     output = dropUntilFits(doc, context);
     tokens = tokenizer.count(output);
+    removed.push(...removals('fit', doc, before, snapshot(doc)));
   }
   passes.push({ name: 'render', tokens });
-  const softLimitEnforced = mode === 'strict' ? doc.notes.protectedDropped : tokens > budget;
-  return { text: output, tokens, softLimitEnforced, passes };
+  const emptied = output.trim() === '' && original.text.trim() !== '';
+  const softLimitEnforced = mode === 'strict' ? doc.notes.protectedDropped || emptied : tokens > budget;
+  return { text: output, tokens, softLimitEnforced, passes, removed };
 }
 
-/** Strict mode's last resort: drop whole units from the end until the text fits. Never cuts inside one. */
+/**
+ * Strict mode's last resort when joins still cost a few tokens too many: drop the least valuable kept
+ * unit (sentence, example, block; front matter last) until the text fits. Never cuts inside a unit.
+ */
 function dropUntilFits(doc: Doc, { tokenizer, budget }: PassContext): string {
-  const units: (() => void)[] = [];
-  for (const sentence of keptSentences(doc)) units.push(() => (sentence.removed = true));
+  type Droppable = { value: number; drop: () => void };
+  const units: Droppable[] = [];
+  for (const sentence of keptSentences(doc)) units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), drop: () => (sentence.removed = true) });
   for (const block of doc.blocks) {
-    if (block.removed || block.kind === 'prose') continue;
-    units.push(() => {
-      block.removed = true;
-      if (!isStructural(block)) doc.notes.protectedDropped = true;
+    if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
+    const value = block.kind === 'frontmatter' ? 100 : block.kind === 'example' ? 0.5 : 0.8 + (block.pinned ? 10 : 0);
+    units.push({
+      value,
+      drop: () => {
+        block.removed = true;
+        if (isProtected(block)) doc.notes.protectedDropped = true;
+      },
     });
   }
+  units.sort((a, b) => b.value - a.value); // stable: among equals the last unit goes first
   let output = render(doc);
   while (units.length > 0 && tokenizer.count(output) > budget) {
-    units.pop()!();
+    units.pop()!.drop();
+    dropEmptyStructure(doc);
     output = render(doc);
+  }
+  if (tokenizer.count(output) > budget) {
+    // Only structure without content is left (an unpaired tag, a rule line): nothing of it fits.
+    for (const block of doc.blocks) block.removed = true;
+    output = '';
   }
   return output;
 }

@@ -8,6 +8,15 @@ export interface PassReport {
   readonly tokens: number;
 }
 
+/** One thing a pass took out of the prompt, for `--explain`, the extension's diff title and tests. */
+export interface Removal {
+  /** The pass that removed it: dedupe, select, prune, elide, or fit (strict mode's last resort). */
+  readonly pass: string;
+  /** A whole sentence, few-shot example or block (code, data, table, front matter); or words of a kept sentence. */
+  readonly kind: 'sentence' | 'example' | 'block' | 'clause' | 'words';
+  readonly text: string;
+}
+
 export interface OptimizeResult {
   readonly text: string;
   readonly originalTokens: number;
@@ -26,4 +35,6 @@ export interface OptimizeResult {
   readonly model: string;
   readonly encoding: EncodingName;
   readonly passes: readonly PassReport[];
+  /** What the passes removed, in pipeline order (not part of either API wire shape). */
+  readonly removed: readonly Removal[];
 }

@@ -25,6 +25,7 @@ const RESULT: OptimizeResult = {
   model: 'gpt-4o',
   encoding: 'o200k_base',
   passes: [{ name: 'cleanup', tokens: 1000 }],
+  removed: [],
 };
 
 describe('cli: wire mapping', () => {

@@ -13,7 +13,7 @@ describe('core/optimize', () => {
     assert.equal(r.reductionPercent, Math.round(((r.originalTokens - r.optimizedTokens) / r.originalTokens) * 10000) / 100);
     assert.ok(r.latencyMs >= 0);
     const names = r.passes.map((p) => p.name);
-    assert.deepEqual(names.slice(0, 6), ['segment', 'cleanup', 'rewrite', 'elide', 'dedupe', 'select']);
+    assert.deepEqual(names.slice(0, 5), ['segment', 'cleanup', 'rewrite', 'dedupe', 'select']);
     assert.equal(names.at(-1), 'render');
     assert.equal(r.model, 'gpt-4o');
     assert.equal(r.encoding, 'o200k_base');
@@ -21,8 +21,10 @@ describe('core/optimize', () => {
 
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
-    assert.equal(r.text, 'Note: build is slow.');
-    assert.deepEqual(r.passes.map((p) => p.name), ['segment', 'cleanup', 'rewrite', 'elide', 'dedupe', 'render']);
+    // Articles stay: at a budget the prompt already fits, the output reads as the user wrote it.
+    assert.equal(r.text, 'Note: the build is slow.');
+    assert.deepEqual(r.passes.map((p) => p.name), ['segment', 'cleanup', 'rewrite', 'dedupe', 'render']);
+    assert.deepEqual(r.removed, []);
     assert.equal(r.softLimitEnforced, false);
   });
 
@@ -34,13 +36,24 @@ describe('core/optimize', () => {
     assert.equal(code(catchError(() => optimize({ text: 'x', task: 7 as unknown as string }))), 'task_invalid:task');
   });
 
-  it('keeps the best sentence, shortened, when no sentence fits the budget whole', () => {
-    const relaxed = optimize({ text: 'In order to win the game, please play the strongest opening move.', budget: '50%' });
-    assert.ok(relaxed.text.length > 0 && /win|play|opening/.test(relaxed.text), relaxed.text);
-    assert.ok(relaxed.optimizedTokens <= relaxed.budgetTokens || relaxed.softLimitEnforced);
-    const strict = optimize({ text: 'In order to win the game, please play the strongest opening move.', budget: '50%', mode: 'strict' });
-    assert.ok(strict.optimizedTokens <= strict.budgetTokens);
-    assert.ok(strict.text.length > 0, 'strict mode should shorten the sentence rather than return nothing');
+  it('keeps a clause of the best sentence when no sentence fits the budget whole', () => {
+    const text = 'The museum opened in 1923 in a former railway station, which had closed after the war ended.';
+    for (const mode of ['strict', 'relaxed'] as const) {
+      const r = optimize({ text, budget: '70%', mode });
+      assert.ok(r.optimizedTokens <= r.budgetTokens, `${mode}: ${r.text}`);
+      assert.ok(r.text.startsWith('The museum opened in 1923'), `${mode}: ${r.text}`);
+    }
+  });
+
+  it('says so when no unit fits: strict returns nothing, flagged; relaxed keeps the sentence, flagged', () => {
+    const text = 'In order to win the game, please play the strongest opening move.';
+    const strict = optimize({ text, budget: '50%', mode: 'strict' });
+    assert.equal(strict.text, '');
+    assert.equal(strict.softLimitEnforced, true);
+    // Over budget, relaxed mode takes its last lossy step too: articles go.
+    const relaxed = optimize({ text, budget: '50%' });
+    assert.equal(relaxed.text, 'To win game, play strongest opening move.');
+    assert.equal(relaxed.softLimitEnforced, true);
   });
 
   it('returns empty text for empty input', () => {
@@ -48,14 +61,25 @@ describe('core/optimize', () => {
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);
   });
 
-  it('keeps code, JSON and the instructions in relaxed mode, and says so when over budget', () => {
+  it('keeps code in relaxed mode even over budget, and says so; instructions compete by value', () => {
     const text = 'Never change the API. Background: the service was written in 2019 by a small team over a long summer.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 5, mode: 'relaxed' });
-    assert.ok(r.text.includes('Never change'), r.text);
-    assert.ok(r.text.includes('API.'), r.text);
     assert.ok(r.text.includes('```ts\nexport const answer = 42;\n```'));
+    assert.ok(!r.text.includes('Background'), r.text);
     assert.ok(r.optimizedTokens > r.budgetTokens);
     assert.equal(r.softLimitEnforced, true);
+    // With room for one sentence, the rule wins over the background.
+    const roomy = optimize({ text, budget: 20, mode: 'relaxed' });
+    assert.ok(roomy.text.startsWith('Never change the API.'), roomy.text);
+    assert.ok(!roomy.text.includes('Background'), roomy.text);
+  });
+
+  it('relaxed mode reaches the budget: a long list of rules is cut to the most specific ones', () => {
+    const rules = Array.from({ length: 30 }, (_, i) => `- Always check the value of field_${i} before you save the record.`).join('\n');
+    const r = optimize({ text: `You are a careful reviewer.\n\n${rules}`, budget: '50%', mode: 'relaxed' });
+    assert.ok(r.optimizedTokens <= r.budgetTokens, `${r.optimizedTokens} > ${r.budgetTokens}`);
+    assert.equal(r.softLimitEnforced, false);
+    assert.ok(r.text.startsWith("You're a careful reviewer."), r.text);
   });
 
   it('meets a strict budget by dropping the code block whole, and says so', () => {
@@ -94,11 +118,11 @@ describe('core/optimize', () => {
   const golden: [string, string][] = [
     [
       'I want you to act as a Linux terminal. I would really appreciate it if you could reply with what the terminal should show.\n\n\n\nDo not write explanations.',
-      "Act as a Linux terminal. Reply with what terminal should show.\n\nDon't write explanations.",
+      "Act as a Linux terminal. Reply with what the terminal should show.\n\nDon't write explanations.",
     ],
     [
       '## Task\n\nIn order to help, summarize   the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
-      '## Task\n\nTo help, summarize report. Summarize report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
+      '## Task\n\nTo help, summarize the report. Summarize the report.\n\n- Use at most 3 bullet points.\n- Keep {{name}} as is.',
     ],
   ];
   for (const [input, expected] of golden) {

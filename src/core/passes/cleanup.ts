@@ -20,7 +20,7 @@ export const cleanup: Pass = {
             changed = true;
           }
         });
-        sentence.sep = tidyGap(sentence.sep) || ' ';
+        sentence.sep = tidyGap(sentence.sep);
         if (changed) remeasure(sentence, tokenizer);
       }
     }

@@ -1,4 +1,4 @@
-import { keptSentences } from '../doc';
+import { estimateTokens, keptSentences } from '../doc';
 import { opensSentenceAt } from '../text/sentences';
 import { STOPWORDS } from '../text/words';
 import { remeasure, type Pass } from './context';
@@ -72,18 +72,23 @@ export function elide(text: string, opensSentence: boolean): { text: string; sav
 }
 
 /**
- * Pass 3b: words and marks that cost tokens but tell a model reader nothing: articles ("Act as a
- * composer" → "Act as composer") and the comma before and/or. English only; only before lower-case words;
- * never where the article carries meaning ("a few").
+ * The last lossy pass: articles ("Act as a composer" → "Act as composer") and the comma before
+ * and/or, which cost tokens but change no instruction. Runs only when the text is still over budget,
+ * sentence by sentence from the least important, until it fits. English only; only before lower-case
+ * words; never where the article carries meaning ("a few").
  */
 export const elision: Pass = {
   name: 'elide',
-  lossy: false,
-  run(doc, { tokenizer }) {
+  lossy: true,
+  run(doc, { tokenizer, budget }) {
     if (!doc.english) return;
-    for (const sentence of keptSentences(doc)) {
+    let excess = estimateTokens(doc) - budget;
+    const sentences = keptSentences(doc).sort((a, b) => a.score - b.score);
+    for (const sentence of sentences) {
+      if (excess <= 0) return;
       let changed = false;
       let saved: number | undefined = 0;
+      const before = sentence.tokens;
       sentence.pieces.forEach((piece, i) => {
         if (piece.locked) return;
         const elided = elide(piece.text, i === 0);
@@ -95,6 +100,7 @@ export const elision: Pass = {
       if (!changed) continue;
       if (saved === undefined) remeasure(sentence, tokenizer);
       else sentence.tokens -= saved;
+      excess -= before - sentence.tokens;
     }
   },
 };

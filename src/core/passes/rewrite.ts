@@ -57,6 +57,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     const atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
     const replacement = match.replacement;
     if ((replacement.endsWith(':') || match.opening) && !atStart) continue;
+    // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
+    if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
     let end = start + match.text.length;
     const before = text.slice(cursor, start);
     out += capitalize ? upperFirst(before) : before;

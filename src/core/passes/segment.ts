@@ -1,37 +1,98 @@
-import type { Block, Doc, Piece, Sentence } from '../doc';
+import { sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { promptRanges } from '../prompt/layout';
+import { isListItem } from './select';
+import { LEAD_IN_LEVEL } from './structure';
+import { pairTags } from '../prompt/tags';
 import { isInstruction } from '../scoring/structure';
-import { scanBlocks } from '../text/blocks';
 import { findProtectedSpans } from '../text/inline';
 import { isEnglish } from '../text/language';
 import { sentenceEnds } from '../text/sentences';
 import type { CountedText, Tokenizer } from '../tokenizer';
 
 /**
- * Pass 1: parse the prompt into protected blocks (code, data, tables, <keep>, headings, markup) and
- * prose blocks of sentences whose protected inline spans are locked pieces. Lossless: rendering the
- * result gives back the input, except that <keep> markers are dropped.
+ * Pass 1: parse the prompt into blocks — front matter, protected blocks (code, data, tables, <keep>),
+ * structure (headings, tag lines, paired), few-shot examples, and prose blocks of sentences whose
+ * protected inline spans are locked pieces — and pin the final request and the role statement.
+ * Lossless: rendering the result gives back the input, except that <keep> markers are dropped.
  */
 export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text)): Doc {
   const english = isEnglish(text);
   const blocks: Block[] = [];
   let previousEnd = 0;
-  for (const range of scanBlocks(text)) {
+  for (const range of promptRanges(text)) {
     const sepBefore = text.slice(previousEnd, range.start);
     previousEnd = range.end;
     if (range.kind === 'prose') {
       const content = text.slice(range.contentStart, range.end);
-      blocks.push({
-        kind: 'prose', sepBefore, prefix: text.slice(range.start, range.contentStart), body: '',
-        sentences: splitSentences(content, english, tokenizer, (from, to) => counted.countSlice(range.contentStart + from, range.contentStart + to)), removed: false, tokens: 0,
-      });
+      const sentences = splitSentences(content, english, tokenizer, (from, to) => counted.countSlice(range.contentStart + from, range.contentStart + to));
+      if (range.pinned) for (const sentence of sentences) sentence.pinned = true;
+      blocks.push({ kind: 'prose', sepBefore, prefix: text.slice(range.start, range.contentStart), body: '', sentences, removed: false, tokens: 0 });
     } else {
       const body = range.kind === 'keep' ? unwrapKeep(text.slice(range.start, range.end)) : text.slice(range.start, range.end);
       const tokens = range.kind === 'keep' ? tokenizer.count(body) : counted.countSlice(range.start, range.end);
-      blocks.push({ kind: range.kind, sepBefore, prefix: '', body, sentences: [], removed: false, tokens });
+      const block: Block = { kind: range.kind, sepBefore, prefix: '', body, sentences: [], removed: false, tokens, pinned: range.pinned };
+      if (range.tag) block.tag = { ...range.tag };
+      if (range.kind === 'heading') block.level = headingLevel(body);
+      blocks.push(block);
     }
   }
+  pairTagBlocks(blocks);
+  markLeadIns(blocks);
+  pinRequests(blocks);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
+}
+
+function headingLevel(body: string): number {
+  const atx = /^\s{0,3}(#{1,6})/.exec(body);
+  if (atx) return atx[1]!.length;
+  return /\n\s{0,3}=+\s*$/.test(body) ? 1 : 2; // setext
+}
+
+/**
+ * A short line ending in a colon right before a list ("Rules:") introduces it like a heading: it is
+ * structure, kept while the list keeps an item (level 7: below every Markdown heading).
+ */
+function markLeadIns(blocks: Block[]): void {
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || next.kind !== 'prose' || !isListItem(next)) return;
+    const text = sentenceText(block.sentences[0]!);
+    if (!/[:：]$/.test(text) || text.split(/\s+/).length > 12 || block.sentences[0]!.pieces.some((p) => p.locked)) return;
+    blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: block.prefix + text, sentences: [], removed: false, tokens: block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), level: LEAD_IN_LEVEL };
+  });
+}
+
+function pairTagBlocks(blocks: Block[]): void {
+  const partner = pairTags(blocks.map((b) => b.tag ?? null));
+  partner.forEach((j, i) => {
+    if (j >= 0) blocks[i]!.tag!.partner = blocks[j];
+  });
+}
+
+// "You are a …", "Act as …", "I want you to act as …": who the model is to be.
+const ROLE = /^(?:[^\p{L}]*)(?:hello[!,.]?\s*|hi[!,.]?\s*)?(?:you are|you're|act as|i want you to act as|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act as|your role is|imagine you are|pretend (?:to be|you are)|as an? [\w -]{1,40}, you)\b/iu;
+
+/**
+ * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
+ * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
+ */
+function pinRequests(blocks: Block[]): void {
+  const prose = blocks.filter((b) => b.kind === 'prose');
+  const sentences = prose.flatMap((b) => b.sentences);
+  for (const sentence of sentences.slice(0, 3)) {
+    if (ROLE.test(sentenceText(sentence))) {
+      sentence.pinned = true;
+      break;
+    }
+  }
+  if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
+  let lastProse = blocks.length - 1;
+  while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
+  const last = blocks[lastProse];
+  if (!last || last.kind !== 'prose' || lastProse < blocks.length - 2) return;
+  const closing = last.sentences[last.sentences.length - 1];
+  if (closing && (closing.instruction || /[?:？：]\s*$/.test(sentenceText(closing)))) closing.pinned = true;
 }
 
 function unwrapKeep(raw: string): string {

@@ -1,99 +1,123 @@
-import { estimateTokens, isStructural, type Block, type Doc, type Sentence } from '../doc';
+import { isProtected, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences, scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
 import { remeasure, type Pass, type PassContext } from './context';
-import { prunableShare, pruneCandidates } from './prune';
+import { dropEmptyStructure, structureCost } from './structure';
 
 /**
- * How far sentence selection counts on word pruning to follow when a task guides it: a sentence costs
- * its tokens minus this share of what pruning could take out of it, so that more (shorter) sentences
- * relevant to the question survive tight budgets. Without a task, readability wins: whole low-value
- * sentences go first and pruning only closes the last gap.
- */
-const PLANNED_PRUNING = 0.6;
-
-/**
- * What selection may drop, from least to most drastic. Relaxed mode stops at the first level; strict
- * mode goes on until the text fits, dropping protected blocks only whole and only at the last level.
- */
-const LEVELS = ['prose', 'instructions', 'structure', 'protected'] as const;
-export type SelectionLevel = (typeof LEVELS)[number];
-
-/**
- * Pass 5: keeps the most important sentences that fit the budget, in their original order. Protected
- * blocks, headings and instructions stay unless strict mode has nothing else left to drop.
+ * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
+ * in strict mode, protected blocks — keeping the most valuable ones that fit, in their original order.
+ * Headings and tags stay while their section keeps content; the budget they free is refilled.
+ * Relaxed mode keeps front matter, protected blocks, <keep> spans and the pinned final request and
+ * role; strict mode ranks those first instead and keeps only front matter fixed.
  */
 export const select: Pass = {
   name: 'select',
   lossy: true,
   run(doc, context) {
-    if (estimateTokens(doc) <= context.budget) return;
-    for (const level of LEVELS) {
-      const planned = selectAt(doc, context, level);
-      if (context.mode === 'relaxed' || planned || estimateTokens(doc) <= context.budget) return;
-    }
+    selectUnits(doc, context);
   },
 };
 
-interface Unit {
+export interface Unit {
   cost: number;
   score: number;
   order: number;
   termScores?: Map<string, number>;
-  sentence?: Sentence;
+  /** The sentences the unit stands for (a list item is one unit of all its sentences). */
+  sentences?: Sentence[];
   block?: Block;
-  /** A clause of `sentence` (index into its clauses) rather than the whole sentence. */
+  /** A clause of `sentences[0]` (index into its clauses) rather than the whole sentence. */
   clause?: number;
   /** The clause before a dependent clause, kept with it. */
   head?: Unit;
 }
 
-/** Task terms already covered by kept sentences count less for the next pick (diversity). */
+/** Task terms already covered by kept units count less for the next pick (diversity). */
 const COVERED = 0.7;
+/** Ranked above every other unit in strict mode: what relaxed mode would keep whatever the budget. */
+const PINNED = 10;
+/** Value of a protected block or an example, on the scale of sentence scores (about 0–1.5). */
+const BLOCK_SCORE = 0.8;
+const EXAMPLE_SCORE = 0.45;
+/** The first example teaches the format: it outranks the rest. */
+const FIRST_EXAMPLE = 0.35;
+const REFILLS = 3;
+
+function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
+  const strict = mode === 'strict';
+  const clausesOf = new Map<Sentence, Clause[]>();
+  const units: Unit[] = [];
+  let fixed = 0; // content kept whatever the budget (relaxed: pinned and protected; front matter)
+  const fixedTerms: Map<string, number>[] = [];
+  const add = (unit: Unit, pinned: boolean) => {
+    if (pinned && !strict) {
+      fixed += unit.cost;
+      if (unit.termScores) fixedTerms.push(unit.termScores);
+    } else units.push(pinned ? { ...unit, score: unit.score + PINNED } : unit);
+  };
+  const ranked = rankSentences(doc);
+  for (const unit of sentenceUnits(doc, ranked, clausesOf, tokenizer)) {
+    add(unit, unit.sentences!.some((s) => s.pinned || s.userKept));
+  }
+  let examples = 0;
+  let frontMatter: Block | undefined;
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
+    const cost = block.tokens + 1;
+    if (block.kind === 'frontmatter') (frontMatter = block), (fixed += cost);
+    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned);
+    else add({ cost, score: BLOCK_SCORE, order: units.length, block }, true);
+  }
+  // Front matter goes only when it alone is over a strict budget.
+  if (strict && frontMatter && frontMatter.tokens > budget) {
+    fixed -= frontMatter.tokens + 1;
+    frontMatter.removed = true;
+    doc.notes.protectedDropped = true;
+  }
+  const keep = new Set<Unit>();
+  const covered = new Map<string, number>();
+  for (const termScores of fixedTerms) cover(covered, termScores);
+  let room = fill(units, keep, covered, budget - fixed - structureCost(doc));
+  apply(doc, units, keep, clausesOf, tokenizer);
+  // Sections emptied by the selection lose their headings and tags: refill the budget they free.
+  for (let round = 0; round < REFILLS; round++) {
+    const freed = dropEmptyStructure(doc);
+    if (freed === 0) break;
+    room = fill(units, keep, covered, room + freed);
+    apply(doc, units, keep, clausesOf, tokenizer);
+  }
+  if (keep.size > 0 || fixed > 0) return;
+  // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
+  const clauses = ranked.filter((r) => !r.sentence.userKept).flatMap((r) => (clausesOf.has(r.sentence) ? [] : clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence] }, clausesOf, tokenizer)));
+  const fallback = clauses.filter((unit) => unit.clause !== undefined);
+  fill(fallback, keep, covered, budget - structureCost(doc));
+  // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
+  if (keep.size === 0 && !strict && units.length > 0) {
+    const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
+    for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit);
+  }
+  apply(doc, [...units, ...fallback], keep, clausesOf, tokenizer);
+  dropEmptyStructure(doc);
+}
+
+function cover(covered: Map<string, number>, termScores: Map<string, number>): void {
+  for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
+}
 
 /**
- * Selects at one level; true when what it kept fits the budget as planned (pruning to follow), so that
- * strict mode goes to a more drastic level only when this one cannot fit: selecting again at the next
- * level would only drop more of what pruning was planned to shorten.
+ * Lazy greedy: takes the best unit that fits, re-scoring the top one as coverage grows (a unit's score
+ * only falls), and goes on past units that do not fit so that smaller ones fill the room. Returns the
+ * room left.
  */
-function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: SelectionLevel): boolean {
-  const depth = LEVELS.indexOf(level);
-  const ranked = rankSentences(doc);
-  const planned = doc.task.trim() ? PLANNED_PRUNING : 0;
-  const share = doc.english && planned > 0 ? prunableShare(pruneCandidates(doc, tokenizer)) : new Map<Sentence, number>();
-  const units: Unit[] = [];
-  let fixed = 0;
-  const clausesOf = new Map<Sentence, Clause[]>();
-  const covered = new Map<string, number>();
-  const cover = (termScores: Map<string, number>) => {
-    for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
-  };
-  for (const r of ranked) {
-    const cost = r.sentence.tokens - planned * (share.get(r.sentence) ?? 0) + 1;
-    if ((r.sentence.instruction || r.sentence.userKept) && depth < 1) {
-      fixed += cost;
-      cover(r.termScores);
-    } else if (planned > 0 && doc.english && !r.sentence.instruction && !r.sentence.userKept) {
-      units.push(...clauseUnits(r, cost, clausesOf, tokenizer));
-    } else units.push({ cost, score: r.score + (r.sentence.instruction || r.sentence.userKept ? 1 : 0), order: r.order, termScores: r.termScores, sentence: r.sentence });
-  }
-  for (const block of doc.blocks) {
-    if (block.removed || block.kind === 'prose') continue;
-    const cost = block.tokens + 1;
-    const structural = isStructural(block);
-    if (structural ? depth < 2 : depth < 3) fixed += cost;
-    // Dropped last: structure before protected content, then the largest protected blocks first.
-    else units.push({ cost, score: structural ? 2 : 3 - cost / 1e7, order: units.length, block });
-  }
-  let room = budget - fixed;
+function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number): number {
   const heap = new MaxHeap<{ priority: number; order: number; unit: Unit }>();
-  units.forEach((unit, order) => heap.push({ priority: unit.score, order, unit }));
-  const keep = new Set<Unit>();
-  // Lazy greedy: a unit's score only falls as coverage grows, so re-score the top one and take it
-  // when it still leads.
+  units.forEach((unit, order) => {
+    if (!keep.has(unit)) heap.push({ priority: coveredScore(unit, covered), order, unit });
+  });
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
@@ -106,54 +130,81 @@ function selectAt(doc: Doc, { budget, tokenizer }: PassContext, level: Selection
     const needed = [top.unit];
     for (let head = top.unit.head; head && !keep.has(head); head = head.head) needed.push(head);
     const cost = needed.reduce((n, unit) => n + unit.cost, 0);
-    if (cost <= room) {
-      room -= cost;
-      for (const unit of needed) {
-        keep.add(unit);
-        if (unit.termScores) cover(unit.termScores);
-      }
+    if (cost > room) continue;
+    room -= cost;
+    for (const unit of needed) {
+      keep.add(unit);
+      if (unit.termScores) cover(covered, unit.termScores);
     }
   }
-  // Never select nothing: when no sentence fits whole, keep the best one and let pruning shrink it
-  // (strict mode drops it later if even that cannot fit).
-  let asPlanned = budget - fixed >= 0;
-  if (budget - fixed > 0 && !units.some((u) => u.sentence && keep.has(u))) {
-    asPlanned = false;
-    const best = units.filter((u) => u.sentence).sort((a, b) => b.score - a.score || a.order - b.order)[0];
-    for (let unit = best; unit; unit = unit.head) keep.add(unit);
-  }
+  return room;
+}
+
+/** Marks what `keep` holds as kept and every other unit as removed; cuts sentences to their kept clauses. */
+function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): void {
   const keptClauses = new Map<Sentence, boolean[]>();
   for (const unit of units) {
     const fits = keep.has(unit);
-    if (unit.sentence && unit.clause !== undefined) {
-      const kept = keptClauses.get(unit.sentence) ?? [];
+    if (unit.clause !== undefined) {
+      const sentence = unit.sentences![0]!;
+      const kept = keptClauses.get(sentence) ?? [];
       kept[unit.clause] = fits;
-      keptClauses.set(unit.sentence, kept);
-    } else if (unit.sentence) unit.sentence.removed = !fits;
+      keptClauses.set(sentence, kept);
+    } else if (unit.sentences) for (const sentence of unit.sentences) sentence.removed = !fits;
     if (unit.block) {
       unit.block.removed = !fits;
-      if (!fits && !isStructural(unit.block)) doc.notes.protectedDropped = true;
+      if (!fits && isProtected(unit.block)) doc.notes.protectedDropped = true;
     }
   }
   for (const [sentence, kept] of keptClauses) {
     sentence.removed = !kept.some(Boolean);
     if (sentence.removed || kept.every(Boolean)) continue;
-    sentence.pieces = keepClauses(sentence.pieces, clausesOf.get(sentence)!, kept);
+    const clauses = clausesOf.get(sentence)!;
+    sentence.pieces = keepClauses(sentence.pieces, clauses, kept);
+    clausesOf.delete(sentence); // cut once: its clauses no longer match its pieces
     remeasure(sentence, tokenizer);
   }
-  return asPlanned;
+}
+
+/**
+ * The units of kept prose: a list item is one unit (a rule is kept whole or dropped whole); other
+ * sentences are one unit each, or, with a task, one per clause of a long sentence.
+ */
+function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): Unit[] {
+  const rankOf = new Map<Sentence, RankedSentence>();
+  for (const r of ranked) rankOf.set(r.sentence, r);
+  const byClause = doc.task.trim() !== '' && doc.english;
+  const units: Unit[] = [];
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose') continue;
+    const kept = block.sentences.filter((s) => !s.removed);
+    if (kept.length === 0) continue;
+    const listItem = isListItem(block);
+    if (listItem && kept.length > 1) {
+      const ranks = kept.map((s) => rankOf.get(s)!);
+      const termScores = new Map<string, number>();
+      for (const r of ranks) for (const [term, value] of r.termScores) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2), score: Math.max(...ranks.map((r) => r.score)), order: ranks[0]!.order, termScores, sentences: kept });
+      continue;
+    }
+    for (const sentence of kept) {
+      const r = rankOf.get(sentence)!;
+      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence] };
+      if (byClause && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
+      else units.push(whole);
+    }
+  }
+  return units;
 }
 
 /**
  * A long sentence of task-guided prose as one unit per clause, so that its relevant clause can be kept
- * without the rest. Each clause costs its own tokens less its share (by length) of the planned pruning.
+ * without the rest.
  */
-function clauseUnits(r: RankedSentence, cost: number, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): Unit[] {
-  const whole: Unit = { cost, score: r.score, order: r.order, termScores: r.termScores, sentence: r.sentence };
+function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): Unit[] {
   const clauses = splitClauses(r.sentence.pieces);
   if (clauses.length < 2) return [whole];
   clausesOf.set(r.sentence, clauses);
-  const total = clauses.reduce((n, c) => n + c.length, 0) || 1;
   const units: Unit[] = [];
   let chain = '';
   clauses.forEach((clause, c) => {
@@ -162,13 +213,14 @@ function clauseUnits(r: RankedSentence, cost: number, clausesOf: Map<Sentence, C
     chain = (clause.dependent ? chain : '') + text;
     const { score, termScores } = scoreClause(r, chain, new Set(terms(chain, true)));
     // Clause costs are counted, not estimated: a low estimate would make the tightening loop drop more.
-    const own = tokenizer.count(text);
-    const unit: Unit = { cost: own - ((r.sentence.tokens + 1 - cost) * clause.length) / total + 1 / clauses.length, score, order: r.order, termScores, sentence: r.sentence, clause: c };
+    const unit: Unit = { cost: tokenizer.count(text) + 1 / clauses.length, score, order: r.order, termScores, sentences: [r.sentence], clause: c };
     if (clause.dependent) unit.head = units[c - 1];
     units.push(unit);
   });
   return units;
 }
+
+export const isListItem = (block: Block): boolean => /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {
   if (!unit.termScores || unit.termScores.size === 0) return unit.score;

@@ -72,3 +72,13 @@ export function termsOf(scanned: readonly string[], english: boolean): string[] 
   }
   return out;
 }
+
+/**
+ * The closed list of words and phrases that word pruning may remove: intensifiers, hedges and
+ * discourse fillers that change no instruction ("extremely important" → "important"). The rewrite
+ * dictionary removes the commonest ones (really, basically, very …) before any budget applies;
+ * these go only when the text is over budget. "kind of"/"sort of" only as hedges, not after a
+ * determiner ("what kind of file").
+ */
+export const MEANING_FREE =
+  /(?<![\p{L}\p{N}'’-])(?:quite|extremely|incredibly|absolutely|totally|obviously|frankly|genuinely|undoubtedly|(?<!\b(?:what|which|this|that|any|the|a|an|some|each|every|one|same|other|different|right|wrong|all|these|those|many|several|no)\s)(?:kind|sort) of|at all|of course|in fact)(?![\p{L}\p{N}'’-])/giu;

@@ -66,7 +66,10 @@ describe('core/passes/rewrite', () => {
   const contracted: [string, string][] = [
     ['I will give you a word and you will reply with its meaning.', "I'll give you a word and you'll reply with its meaning."],
     ['Do not explain. You are not allowed to skip steps.', "Don't explain. You're not allowed to skip steps."],
-    ['DO NOT EXPLAIN.', "DON'T EXPLAIN."],
+    // Emphasis stays as written.
+    ['DO NOT EXPLAIN.', 'DO NOT EXPLAIN.'],
+    ['You do NOT need to wait.', 'You do NOT need to wait.'],
+    ['Do not wait.', "Don't wait."],
     // Only where another word follows: a contraction cannot end a clause.
     ['Tell me where you are. Yes, I will.', 'Tell me where you are. Yes, I will.'],
     ['That is, the input.', 'That is, the input.'],

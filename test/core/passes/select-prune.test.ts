@@ -29,17 +29,19 @@ describe('core/passes/select', () => {
     assert.deepEqual([...positions].sort((a, b) => a - b), positions);
   });
 
-  it('keeps instructions and protected blocks in relaxed mode even over budget', () => {
+  it('keeps protected blocks in relaxed mode even over budget; instructions compete with prose by value', () => {
     const text = 'Never share the password. Some background that is not essential at all.\n\n```\nsecret()\n```';
     const doc = parse(text);
     select.run(doc, context(5, 'relaxed'));
     const out = render(doc);
-    assert.ok(out.includes('Never share the password.'));
     assert.ok(out.includes('```\nsecret()\n```'));
     assert.ok(!out.includes('background'));
+    const roomy = parse(text);
+    select.run(roomy, context(15, 'relaxed'));
+    assert.ok(render(roomy).startsWith('Never share the password.'), render(roomy));
   });
 
-  it('drops protected blocks whole, and only last, in strict mode', () => {
+  it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);
     select.run(doc, context(3, 'strict'));
@@ -50,56 +52,49 @@ describe('core/passes/select', () => {
 });
 
 describe('core/passes/prune', () => {
-  it('removes function words before content words, only as far as needed', () => {
-    const text = 'The cat sat on the mat in the garden of the house.';
+  it('removes only meaning-free words, and only as far as needed', () => {
+    const text = 'It is extremely important and quite urgent that you check the totally broken build before the release.';
     const full = tokenizer.count(text);
     const doc = parse(text);
-    prune.run(doc, context(full - 2));
-    const out = render(doc);
-    assert.ok(tokenizer.count(out) <= full - 2, out);
-    for (const word of ['cat', 'sat', 'mat', 'garden', 'house']) assert.ok(out.includes(word), out);
+    prune.run(doc, context(full - 1));
+    const once = render(doc);
+    assert.ok(tokenizer.count(once) <= full - 1 && tokenizer.count(once) >= full - 2, once);
+    const all = parse(text);
+    prune.run(all, context(1));
+    assert.equal(render(all), 'It is important and urgent that you check the broken build before the release.');
   });
 
-  it('never removes negations, names, numbers or task words', () => {
-    const doc = parse('Do not send the report to Alice before 5 pm on the server.', 'report');
-    prune.run(doc, context(3));
-    const out = render(doc);
-    for (const kept of ['Do not', 'report', 'Alice', 'before', '5 pm']) assert.ok(out.includes(kept), out);
+  it('never removes prepositions, conjunctions, quantifiers, negations or logic words', () => {
+    const texts = [
+      'Do not promise refunds above $250 without escalating.',
+      'You DO NOT need to wait until the end of a task to create a memory.',
+      'When you build a multi turn conversation app, make sure to test each turn or the whole flow.',
+      'Reply in English or French, but only when the user asks, per ticket, before noon and after lunch.',
+      'Use more than two and less than five examples instead of one.',
+    ];
+    for (const text of texts) {
+      const doc = parse(text);
+      prune.run(doc, context(1));
+      assert.equal(render(doc), text);
+    }
   });
 
-  it('never takes the function word of a restriction: "at most", "up to", "no more than", "do not"', () => {
-    const doc = parse('Keep the answer to at most 300 words, use up to 5 bullet points and no more than two links in the list.');
-    prune.run(doc, context(3));
-    const out = render(doc);
-    for (const kept of ['at most', 'up to', 'no more than']) assert.ok(out.includes(kept), out);
+  it('keeps "kind of" after a determiner: "what kind of file" is not a hedge', () => {
+    const doc = parse('Ask what kind of file it is; it is kind of urgent.');
+    prune.run(doc, context(1));
+    assert.equal(render(doc), 'Ask what kind of file it is; it is urgent.');
   });
 
-  it('keeps the small words inside and between names: "Gods of Egypt", "Tracy Wolfson and Evan Washburn"', () => {
-    const doc = parse('The trailer for Gods of Egypt was shown, and the game was called by Tracy Wolfson and Evan Washburn on the sidelines.');
-    prune.run(doc, context(12));
-    const out = render(doc);
-    for (const kept of ['Gods of Egypt', 'Tracy Wolfson and Evan Washburn']) assert.ok(out.includes(kept), out);
-  });
-
-  it('keeps "of the" inside a name: "Out of the Shadows", "Bank of the West"', () => {
-    const doc = parse('The trailer for Turtles: Out of the Shadows was shown by the bank, and the Bank of the West paid for some of the ads.');
-    prune.run(doc, context(14));
-    const out = render(doc);
-    for (const kept of ['Out of the Shadows', 'Bank of the West']) assert.ok(out.includes(kept), out);
-    assert.ok(!/\bsome of the\b/.test(out), `pruning still removes "of the" outside names: ${out}`);
-  });
-
-  it('counts what a word saves in the encoding at hand, whatever was counted before', () => {
-    // " brouhaha" is 2 tokens in o200k_base and 4 in cl100k_base.
+  it('counts what a phrase saves in the encoding at hand, whatever was counted before', () => {
     for (const encoding of ['o200k_base', 'cl100k_base', 'o200k_base'] as const) {
       const counter = tokenizerFor(encoding);
-      const candidate = pruneCandidates(segment('There was a brouhaha.', '', counter), counter).find((c) => c.end - c.start === 'brouhaha'.length);
-      assert.equal(candidate?.saving, counter.count(' brouhaha'), encoding);
+      const candidate = pruneCandidates(segment('It was extremely loud.', '', counter), counter)[0];
+      assert.equal(candidate?.saving, counter.count(' extremely'), encoding);
     }
   });
 
   it('does nothing when the text already fits', () => {
-    const text = 'The cat sat on the mat.';
+    const text = 'The cat sat on the extremely soft mat.';
     const doc = parse(text);
     prune.run(doc, context(100));
     assert.equal(render(doc), text);
@@ -108,12 +103,9 @@ describe('core/passes/prune', () => {
 
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
-    const text = 'The event was held at the large arena in the city centre of the town.';
-    const doc = parse(text);
-    prune.run(doc, context(tokenizer.count(text) - 4));
-    const out = render(doc);
-    assert.ok(!out.startsWith('The '), out);
-    assert.match(out, /^\p{Lu}/u, out);
+    const doc = parse('Obviously the event was held at the arena.');
+    prune.run(doc, context(1));
+    assert.equal(render(doc), 'The event was held at the arena.');
   });
 
   it('leaves no stray punctuation where words went: no " ,", ",,", "()" or opening comma', () => {

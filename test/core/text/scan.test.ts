@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { PRUNE_WORD, PRUNE_WORD_ASCII } from '../../../src/core/passes/prune';
 import { PHRASE_WORD, PHRASE_WORD_ASCII } from '../../../src/core/text/phrases';
 import { scanWords, type AsciiClasses } from '../../../src/core/text/scan';
 import { WORD, WORD_ASCII } from '../../../src/core/text/words';
@@ -19,7 +18,7 @@ describe('core/text/scan', () => {
     for (let n = 0; n < 20_000; n++) {
       let text = '';
       for (let k = Math.floor(random() * 10); k > 0; k--) text += random() < 0.8 ? pieces[Math.floor(random() * pieces.length)] : String.fromCharCode(Math.floor(random() * 128));
-      for (const [pattern, ascii] of [[WORD, WORD_ASCII], [PHRASE_WORD, PHRASE_WORD_ASCII], [PRUNE_WORD, PRUNE_WORD_ASCII]] as const) {
+      for (const [pattern, ascii] of [[WORD, WORD_ASCII], [PHRASE_WORD, PHRASE_WORD_ASCII]] as const) {
         assert.deepEqual(scanned(text, pattern, ascii), matched(text, pattern), `${pattern} ${JSON.stringify(text)}`);
       }
     }

@@ -1,0 +1,59 @@
+import { isStructural, type Block, type Doc } from '../doc';
+import { isListItem } from './select';
+
+/** The level of a lead-in line ("Rules:"): its section is the list right after it. */
+export const LEAD_IN_LEVEL = 7;
+
+/** Tokens of the headings and tag lines still kept (each with its join), as estimateTokens counts them. */
+export function structureCost(doc: Doc): number {
+  let total = 0;
+  for (const block of doc.blocks) if (!block.removed && isStructural(block)) total += block.tokens + 1;
+  return total;
+}
+
+/** A block that says something: prose with a kept sentence, or any kept block other than structure. */
+const hasContent = (block: Block, now: boolean): boolean => {
+  if (now && block.removed) return false;
+  if (block.kind === 'prose') return block.sentences.some((s) => !(now && s.removed));
+  return !isStructural(block);
+};
+
+/**
+ * Drops the tag pairs and headings whose section had content and has none left, innermost first, so
+ * that no tag loses its partner and no heading stands over nothing. Returns the tokens freed.
+ */
+export function dropEmptyStructure(doc: Doc): number {
+  const blocks = doc.blocks;
+  let freed = 0;
+  const drop = (block: Block) => {
+    block.removed = true;
+    freed += block.tokens + 1;
+  };
+  const emptied = (from: number, to: number): boolean => {
+    let had = false;
+    for (let k = from; k < to; k++) {
+      const block = blocks[k]!;
+      if (hasContent(block, true)) return false;
+      had ||= hasContent(block, false);
+    }
+    return had;
+  };
+  // Tags: an opening tag sees its partner later; inner pairs close first, so scanning by closing tag
+  // visits them innermost first.
+  blocks.forEach((block, close) => {
+    const open = block.tag?.closing ? block.tag.partner : undefined;
+    if (!open || open.removed || block.removed) return;
+    if (emptied(blocks.indexOf(open) + 1, close)) (drop(open), drop(block));
+  });
+  // Headings, last first: a section ends at the next heading of the same or a higher level.
+  for (let h = blocks.length - 1; h >= 0; h--) {
+    const heading = blocks[h]!;
+    if (heading.kind !== 'heading' || heading.removed) continue;
+    let end = h + 1;
+    const level = heading.level ?? 1;
+    const ends = (b: Block) => (b.kind === 'heading' && (b.level ?? 1) <= level) || (level === LEAD_IN_LEVEL && !isListItem(b));
+    while (end < blocks.length && !ends(blocks[end]!)) end++;
+    if (emptied(h + 1, end)) drop(heading);
+  }
+  return freed;
+}

@@ -1,0 +1,139 @@
+import { scanBlocks, type Range } from '../text/blocks';
+import { findExamples, type LineItem, type Span } from './examples';
+import { frontMatterEnd } from './frontmatter';
+import { edgeTags, pairTags, tagOf, type TagInfo } from './tags';
+
+/** A block range of the prompt, with what the prompt layer found on top of the Markdown scan. */
+export interface PromptRange extends Range {
+  /** Markup ranges that are one tag. */
+  tag?: TagInfo;
+  /** Part of the prompt's final input: kept in relaxed mode. */
+  pinned?: boolean;
+}
+
+// Tag sections that hold a few-shot example, and those that hold the prompt's final input.
+const EXAMPLE_TAG = /^(?:example|sample|shot)[_-]?\d*$/;
+const FINAL_TAG = /^(?:question|query|input|request|ask|task|ticket|email|message|document|text|problem|user[_-]?(?:input|query|request|question|message))$/;
+
+/**
+ * The prompt's block structure: front matter, the Markdown blocks (with tags at the edges of a prose
+ * line split off as tag ranges of their own), few-shot examples as single `example` ranges, and the
+ * final input marked `pinned`. Ranges are in order and never overlap.
+ */
+export function promptRanges(text: string): PromptRange[] {
+  const bodyStart = frontMatterEnd(text);
+  let ranges: PromptRange[] = bodyStart > 0 ? [{ kind: 'frontmatter', start: 0, contentStart: 0, end: bodyStart }] : [];
+  const body = bodyStart > 0 ? text.slice(bodyStart) : text;
+  for (const range of scanBlocks(body)) {
+    const shifted = { ...range, start: range.start + bodyStart, contentStart: range.contentStart + bodyStart, end: range.end + bodyStart };
+    splitEdgeTags(shifted, text, ranges);
+  }
+  for (const range of ranges) if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? undefined;
+  let partner = pairTags(ranges.map((r) => r.tag ?? null));
+  // Tagged examples first: what a label-based example search then sees inside is already one unit.
+  const tagged: Span[] = [];
+  partner.forEach((j, i) => {
+    if (j > i + 1 && EXAMPLE_TAG.test(ranges[i]!.tag!.name) && !ranges.slice(i + 1, j).some((r) => r.tag && EXAMPLE_TAG.test(r.tag.name))) {
+      tagged.push({ start: ranges[i + 1]!.start, end: ranges[j - 1]!.end });
+    }
+  });
+  ranges = carve(ranges, tagged, text, true);
+  const { examples, finalInput } = findExamples(lineItems(ranges, text));
+  ranges = carve(ranges, examples, text, true);
+  if (finalInput) ranges = carve(ranges, [finalInput], text, false);
+  else {
+    partner = pairTags(ranges.map((r) => r.tag ?? null));
+    let last = -1;
+    partner.forEach((j, i) => {
+      if (j > i && FINAL_TAG.test(ranges[i]!.tag!.name) && (last < 0 || j > partner[last]!)) last = i;
+    });
+    if (last >= 0) for (let k = last + 1; k < partner[last]!; k++) ranges[k]!.pinned = true;
+  }
+  return ranges;
+}
+
+/** Pushes `range`, with an opening tag at its start and a closing tag at its end split off. */
+function splitEdgeTags(range: PromptRange, text: string, out: PromptRange[]): void {
+  if (range.kind !== 'prose' || range.contentStart !== range.start || text[range.start] !== '<') {
+    if (range.kind !== 'prose' || text[range.end - 1] !== '>') return void out.push(range);
+  }
+  const { open, close } = edgeTags(text.slice(range.start, range.end), text);
+  if (open === 0 && close === 0) return void out.push(range);
+  const innerStart = range.start + open;
+  const innerEnd = range.end - close;
+  if (open > 0) out.push({ kind: 'markup', start: range.start, contentStart: range.start, end: innerStart });
+  const contentFrom = skipSpace(text, innerStart, innerEnd);
+  if (contentFrom < innerEnd) {
+    const prefixEnd = open > 0 ? contentFrom : range.contentStart;
+    out.push({ kind: 'prose', start: open > 0 ? contentFrom : range.start, contentStart: prefixEnd, end: trimEnd(text, contentFrom, innerEnd) });
+  }
+  if (close > 0) out.push({ kind: 'markup', start: innerEnd, contentStart: innerEnd, end: range.end });
+}
+
+const skipSpace = (text: string, from: number, to: number): number => {
+  while (from < to && /\s/.test(text[from]!)) from++;
+  return from;
+};
+const trimEnd = (text: string, from: number, to: number): number => {
+  while (to > from && /\s/.test(text[to - 1]!)) to--;
+  return to;
+};
+
+/** What the example search reads: prose lines, blocks that may sit inside an example, and breaks. */
+function lineItems(ranges: readonly PromptRange[], text: string): LineItem[] {
+  const items: LineItem[] = [];
+  for (const range of ranges) {
+    if (range.kind === 'code' || range.kind === 'data' || range.kind === 'table' || range.kind === 'keep') items.push({ kind: 'block' });
+    else if (range.kind !== 'prose') items.push({ kind: 'break' });
+    else {
+      let start = range.start;
+      const lines = text.slice(range.start, range.end).split(/(?<=\n)/);
+      lines.forEach((line, i) => {
+        const end = start + line.replace(/\r?\n$/, '').length;
+        if (end > start) items.push({ kind: 'line', start, end, text: text.slice(start === range.start ? range.start : start, end).trimStart(), newParagraph: i === 0 });
+        start += line.length;
+      });
+    }
+  }
+  return items;
+}
+
+/**
+ * Cuts prose ranges at the spans' edges (spans are line-aligned and start and end in prose). With
+ * `example`, each span becomes one example range that swallows the ranges inside it; otherwise the
+ * ranges inside a span are marked pinned.
+ */
+function carve(ranges: PromptRange[], spans: readonly Span[], text: string, example: boolean): PromptRange[] {
+  if (spans.length === 0) return ranges;
+  const out: PromptRange[] = [];
+  const inside = (from: number, to: number) => spans.some((span) => from >= span.start && to <= span.end);
+  const emit = (range: PromptRange, from: number, to: number) => {
+    const part = from === range.start && to === range.end ? range : trimmedPart(range, from, to, text);
+    if (!part) return;
+    if (!inside(part.start, part.end)) out.push(part);
+    else if (!example) out.push({ ...part, pinned: true });
+  };
+  let s = 0;
+  for (const range of ranges) {
+    let cursor = range.start;
+    while (s < spans.length && spans[s]!.end <= range.start) s++;
+    for (let k = s; k < spans.length && spans[k]!.start < range.end; k++) {
+      const span = spans[k]!;
+      if (span.start > cursor) emit(range, cursor, span.start);
+      if (example && span.start >= range.start) out.push({ kind: 'example', start: span.start, contentStart: span.start, end: span.end });
+      if (!example) emit(range, Math.max(cursor, span.start), Math.min(range.end, span.end));
+      cursor = Math.max(cursor, Math.min(range.end, span.end));
+    }
+    if (cursor < range.end) emit(range, cursor, range.end);
+  }
+  return out;
+}
+
+/** The part [from, to) of a prose range, trimmed; only its first part keeps the list marker. */
+function trimmedPart(range: PromptRange, from: number, to: number, text: string): PromptRange | null {
+  if (range.kind !== 'prose') return range;
+  const start = from === range.start ? range.start : skipSpace(text, from, to);
+  const end = trimEnd(text, Math.max(start, from === range.start ? range.contentStart : start), to);
+  if (end <= start || end <= (from === range.start ? range.contentStart : start)) return null;
+  return { ...range, start, contentStart: from === range.start ? range.contentStart : start, end };
+}
