@@ -43,13 +43,23 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
     pass.run(doc, passContext);
     if (before) removed.push(...removals(pass.name, doc, before, snapshot(doc)));
   };
+  const measure = () => {
+    const text = render(doc);
+    return { text, tokens: tokenizer.count(text) };
+  };
+  let exact: { text: string; tokens: number } | null = null;
+  let checked = false;
   for (const pass of PASSES) {
-    if (pass.lossy && estimateTokens(doc) <= budget) continue;
+    if (pass.lossy) {
+      if (estimateTokens(doc) <= budget) continue;
+      // The estimate errs high where units join: count once before the first loss, which may not be needed.
+      if (!checked && (checked = true) && (exact = measure()).tokens <= budget) break;
+      exact = null;
+    }
     run(pass, context);
     passes.push({ name: pass.name, tokens: estimateTokens(doc) });
   }
-  let output = render(doc);
-  let tokens = tokenizer.count(output);
+  let { text: output, tokens } = exact ?? measure();
   // Per-unit counts can miss a few tokens where units join: tighten the target and run the lossy passes again.
   for (let attempt = 1; tokens > budget && attempt <= MAX_TIGHTENING; attempt++) {
     const before = tokens;

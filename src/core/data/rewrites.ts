@@ -282,7 +282,7 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   // Hedges and filler.
   ['basically', ''],
   ['essentially', ''],
-  ['actually', ''],
+  // Not "actually": "only when the dates actually differ" contrasts, it does not hedge.
   ['literally', ''],
   ['really', ''],
   ['very', ''],

@@ -50,15 +50,16 @@ function headingLevel(body: string): number {
 }
 
 /**
- * A short line ending in a colon right before a list ("Rules:") introduces it like a heading: it is
- * structure, kept while the list keeps an item (level 7: below every Markdown heading).
+ * A paragraph of one sentence ending in a colon right before a list or few-shot examples ("Rules:",
+ * "Classify each ticket into one of these queues:") introduces them like a heading: it is structure,
+ * kept while one of them is kept (level 7: below every Markdown heading).
  */
 function markLeadIns(blocks: Block[]): void {
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
-    if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || next.kind !== 'prose' || !isListItem(next)) return;
+    if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
     const text = sentenceText(block.sentences[0]!);
-    if (!/[:：]$/.test(text) || text.split(/\s+/).length > 12 || block.sentences[0]!.pieces.some((p) => p.locked)) return;
+    if (!/[:：]$/.test(text) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
     blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: block.prefix + text, sentences: [], removed: false, tokens: block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), level: LEAD_IN_LEVEL };
   });
 }
@@ -77,6 +78,12 @@ const ROLE = /^(?:[^\p{L}]*)(?:hello[!,.]?\s*|hi[!,.]?\s*)?(?:you are|you're|act
  * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
+/** What a lead-in line may introduce: list items and examples. */
+export const introduces = (block: Block): boolean => block.kind === 'example' || (block.kind === 'prose' && isListItem(block));
+
+// Words to the person who wrote the prompt, not to the model: never its closing request.
+const META = /^[^\p{L}]*(?:let (?:me|us) know|feel free|thanks|thank you|(?:i )?hope|please let|if (?:anything|something) is unclear)/iu;
+
 function pinRequests(blocks: Block[]): void {
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
@@ -86,13 +93,20 @@ function pinRequests(blocks: Block[]): void {
       break;
     }
   }
+  // The line that introduces the final input goes with it: "Now classify this one:".
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    const last = block.sentences[block.sentences.length - 1];
+    if (block.kind === 'prose' && last && next && (next.pinned || next.sentences[0]?.pinned) && /[:：]\s*$/.test(sentenceText(last))) last.pinned = true;
+  });
   if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
   let lastProse = blocks.length - 1;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
   if (!last || last.kind !== 'prose' || lastProse < blocks.length - 2) return;
   const closing = last.sentences[last.sentences.length - 1];
-  if (closing && (closing.instruction || /[?:？：]\s*$/.test(sentenceText(closing)))) closing.pinned = true;
+  const text = closing ? sentenceText(closing) : '';
+  if (closing && !META.test(text) && (closing.instruction || /[?:？：]\s*$/.test(text))) closing.pinned = true;
 }
 
 function unwrapKeep(raw: string): string {

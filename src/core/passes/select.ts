@@ -81,26 +81,27 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const keep = new Set<Unit>();
   const covered = new Map<string, number>();
   for (const termScores of fixedTerms) cover(covered, termScores);
-  let room = fill(units, keep, covered, budget - fixed - structureCost(doc));
+  const byCost = doc.task.trim() === '';
+  let room = fill(units, keep, covered, budget - fixed - structureCost(doc), byCost);
   apply(doc, units, keep, clausesOf, tokenizer);
   // Sections emptied by the selection lose their headings and tags: refill the budget they free.
   for (let round = 0; round < REFILLS; round++) {
     const freed = dropEmptyStructure(doc);
     if (freed === 0) break;
-    room = fill(units, keep, covered, room + freed);
+    room = fill(units, keep, covered, room + freed, byCost);
     apply(doc, units, keep, clausesOf, tokenizer);
   }
-  if (keep.size > 0 || fixed > 0) return;
+  if (keep.size > 0 || fixed > 0) return apply(doc, units, keep, clausesOf, tokenizer, true);
   // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
   const clauses = ranked.filter((r) => !r.sentence.userKept).flatMap((r) => (clausesOf.has(r.sentence) ? [] : clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence] }, clausesOf, tokenizer)));
   const fallback = clauses.filter((unit) => unit.clause !== undefined);
-  fill(fallback, keep, covered, budget - structureCost(doc));
+  fill(fallback, keep, covered, budget - structureCost(doc), byCost);
   // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
   if (keep.size === 0 && !strict && units.length > 0) {
     const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
     for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit);
   }
-  apply(doc, [...units, ...fallback], keep, clausesOf, tokenizer);
+  apply(doc, [...units, ...fallback], keep, clausesOf, tokenizer, true);
   dropEmptyStructure(doc);
 }
 
@@ -113,15 +114,15 @@ function cover(covered: Map<string, number>, termScores: Map<string, number>): v
  * only falls), and goes on past units that do not fit so that smaller ones fill the room. Returns the
  * room left.
  */
-function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number): number {
+function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number, byCost: boolean): number {
   const heap = new MaxHeap<{ priority: number; order: number; unit: Unit }>();
   units.forEach((unit, order) => {
-    if (!keep.has(unit)) heap.push({ priority: coveredScore(unit, covered), order, unit });
+    if (!keep.has(unit)) heap.push({ priority: priorityOf(unit, covered, byCost), order, unit });
   });
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
-    const current = coveredScore(top.unit, covered);
+    const current = priorityOf(top.unit, covered, byCost);
     if (current < top.priority - 1e-12 && heap.size > 0 && current < heap.peek()!.priority) {
       heap.push({ ...top, priority: current });
       continue;
@@ -140,8 +141,11 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   return room;
 }
 
-/** Marks what `keep` holds as kept and every other unit as removed; cuts sentences to their kept clauses. */
-function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): void {
+/**
+ * Marks what `keep` holds as kept and every other unit as removed; with `cut`, also cuts sentences to
+ * their kept clauses (once, at the end: the refills in between only need to know what is kept).
+ */
+function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, cut = false): void {
   const keptClauses = new Map<Sentence, boolean[]>();
   for (const unit of units) {
     const fits = keep.has(unit);
@@ -158,10 +162,8 @@ function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clause
   }
   for (const [sentence, kept] of keptClauses) {
     sentence.removed = !kept.some(Boolean);
-    if (sentence.removed || kept.every(Boolean)) continue;
-    const clauses = clausesOf.get(sentence)!;
-    sentence.pieces = keepClauses(sentence.pieces, clauses, kept);
-    clausesOf.delete(sentence); // cut once: its clauses no longer match its pieces
+    if (!cut || sentence.removed || kept.every(Boolean)) continue;
+    sentence.pieces = keepClauses(sentence.pieces, clausesOf.get(sentence)!, kept);
     remeasure(sentence, tokenizer);
   }
 }
@@ -221,6 +223,17 @@ function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sentence, Cl
 }
 
 export const isListItem = (block: Block): boolean => /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
+
+/**
+ * Without a task, value per token decides a little (score / cost^0.3): many short specific rules
+ * beat one long paragraph. With a task, relevance decides: a relevant long sentence holds the answer.
+ */
+const COST_WEIGHT = 0.3;
+
+function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): number {
+  const score = coveredScore(unit, covered);
+  return byCost ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
+}
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {
   if (!unit.termScores || unit.termScores.size === 0) return unit.score;

@@ -1,5 +1,5 @@
 import { isStructural, type Block, type Doc } from '../doc';
-import { isListItem } from './select';
+import { introduces } from './segment';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
@@ -51,7 +51,7 @@ export function dropEmptyStructure(doc: Doc): number {
     if (heading.kind !== 'heading' || heading.removed) continue;
     let end = h + 1;
     const level = heading.level ?? 1;
-    const ends = (b: Block) => (b.kind === 'heading' && (b.level ?? 1) <= level) || (level === LEAD_IN_LEVEL && !isListItem(b));
+    const ends = (b: Block) => (b.kind === 'heading' && (b.level ?? 1) <= level) || (level === LEAD_IN_LEVEL && !introduces(b));
     while (end < blocks.length && !ends(blocks[end]!)) end++;
     if (emptied(h + 1, end)) drop(heading);
   }

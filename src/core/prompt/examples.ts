@@ -17,10 +17,13 @@ const ANSWER_SIDE = LABEL(
 // "Example 1:", "Example:", "Beispiel 2:", "例1：" — a self-contained example header.
 const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)\s*\d*(?:\*\*|__)?\s*[:：.]?(?:\*\*|__)?(?:\s|$)/i;
 
+/** A line that opens with a question-side or answer-side label, or an example header. */
+export const isExampleLabel = (line: string): boolean => QUESTION_SIDE.test(line) || ANSWER_SIDE.test(line) || EXAMPLE_HEADER.test(line);
+
 export type LineItem =
   | { readonly kind: 'line'; readonly start: number; readonly end: number; readonly text: string; readonly newParagraph: boolean }
   /** A code, data or table block: may sit inside an example. */
-  | { readonly kind: 'block' }
+  | { readonly kind: 'block'; readonly start: number; readonly end: number }
   /** A heading or tag: no example runs across it. */
   | { readonly kind: 'break' };
 
@@ -29,60 +32,125 @@ export interface Span {
   end: number;
 }
 
+interface Pending {
+  span: Span;
+  /** Paragraphs after it. */
+  after: number;
+}
+
 interface Group extends Span {
   answered: boolean;
   header: boolean;
+  /** Its last line ends with a colon: a block may follow as part of it. */
+  endsWithColon?: boolean;
   /** A paragraph break was seen inside the group. */
   closedParagraph: boolean;
   paragraphs: number;
+  /** Holds an answer label with nothing after it: the slot the model fills, so this is the final input. */
+  slot?: boolean;
+  /** The question label stands alone on its line ("Input:"): its text follows in the next paragraphs. */
+  bareLabel: boolean;
 }
 
 /** An input waiting for its answer spans a few paragraphs at most (the user's text, a document). */
 const MAX_INPUT_PARAGRAPHS = 3;
+/** What may follow the final input: a closing line ("Thanks!"), not more of the prompt. */
+const MAX_TRAILING_PARAGRAPHS = 1;
+
+// Any short label opening a line ("Ticket:", "Queue:", "Review text:").
+const ANY_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?(\p{L}[\p{L}\p{N}_-]*(?: [\p{L}\p{N}_-]+){0,2})(?:\*\*|__)?\s*[:：]/u;
+
+/**
+ * Labels this prompt uses in pairs: a label that is followed by the same other label at least twice
+ * ("Ticket: …" then "Queue: …") asks, and the one after it answers.
+ */
+function learnPairs(items: readonly LineItem[]): Map<string, 'q' | 'a'> {
+  const sides = new Map<string, 'q' | 'a'>();
+  const pairs = new Map<string, number>();
+  let previous: string | null = null;
+  for (const item of items) {
+    if (item.kind === 'break') previous = null;
+    if (item.kind !== 'line') continue;
+    const label = ANY_LABEL.exec(item.text)?.[1]?.toLowerCase() ?? null;
+    if (!label) continue;
+    if (previous && previous !== label) pairs.set(`${previous}\u0000${label}`, (pairs.get(`${previous}\u0000${label}`) ?? 0) + 1);
+    previous = label;
+  }
+  for (const [pair, count] of pairs) {
+    if (count < 2) continue;
+    const [question, answer] = pair.split('\u0000') as [string, string];
+    if (!sides.has(question)) sides.set(question, 'q');
+    if (!sides.has(answer)) sides.set(answer, 'a');
+  }
+  return sides;
+}
 
 /** Example spans, in order, and the final input's span if the prompt ends with an unanswered input. */
 export function findExamples(items: readonly LineItem[]): { examples: Span[]; finalInput: Span | null } {
+  const learned = learnPairs(items);
+  const sideOf = (text: string): 'q' | 'a' | null => {
+    if (QUESTION_SIDE.test(text)) return 'q';
+    if (ANSWER_SIDE.test(text)) return 'a';
+    const label = ANY_LABEL.exec(text)?.[1]?.toLowerCase();
+    return (label && learned.get(label)) || null;
+  };
   const examples: Span[] = [];
   let group: Group | null = null;
+  // An unanswered input that ended: the final input if nothing but a paragraph or so follows it.
+  const state: { pending: Pending | null } = { pending: null };
   const close = () => {
-    if (group && (group.answered || group.header)) examples.push({ start: group.start, end: group.end });
+    if (group && (group.answered || group.header)) examples.push({ start: group.start, end: group.end }), (state.pending = null);
+    else if (group) state.pending = { span: { start: group.start, end: group.end }, after: 0 };
     group = null;
   };
   for (const item of items) {
     if (item.kind === 'break') {
-      if (group && !group.answered && !group.header) group = null;
       close();
       continue;
     }
-    if (item.kind === 'block') continue;
-    const { start, end, text, newParagraph } = item;
-    const header = EXAMPLE_HEADER.test(text);
-    const question = !header && QUESTION_SIDE.test(text);
-    const answer = !header && !question && ANSWER_SIDE.test(text);
-    if (header || (question && group?.answered)) close();
-    if (header || (question && !group)) {
-      group = { start, end, answered: false, header, closedParagraph: false, paragraphs: 1 };
+    if (item.kind === 'block') {
+      // An input's block, or the block an answer announces ("A: Here:"), belongs to the example.
+      if (group && (!group.answered || group.endsWithColon)) (group.end = item.end), (group.endsWithColon = false);
       continue;
     }
-    if (!group) continue;
+    const { start, end, text, newParagraph } = item;
+    const header = EXAMPLE_HEADER.test(text);
+    const side = header ? null : sideOf(text);
+    const label = ANY_LABEL.exec(text);
+    const bare = label !== null && text.slice(label[0].length).trim() === '';
+    if (header || (side === 'q' && group?.answered)) close();
+    if (header || (side === 'q' && !group)) {
+      state.pending = null;
+      // "Example 2: 3+3 → 6" is whole on its line; a bare "Example 1:" takes the paragraph after it.
+      const inline = header && text.replace(EXAMPLE_HEADER, '').trim() !== '';
+      group = { start, end, answered: false, header, closedParagraph: inline, paragraphs: 1, bareLabel: !header && bare };
+      continue;
+    }
+    if (!group) {
+      if (newParagraph && state.pending) state.pending.after++;
+      continue;
+    }
     const g: Group = group;
-    if (answer) {
+    g.endsWithColon = /[:：]\s*$/.test(text);
+    if (side === 'a' && !bare) {
       g.answered = true;
       g.end = end;
       g.closedParagraph = false;
-    } else if (question) {
-      g.end = end;
-    } else if (newParagraph && (g.answered || (g.header && g.closedParagraph))) {
+    } else if (side !== null) {
+      g.end = end; // more of the input, or the empty answer slot of the final input ("Queue:")
+      if (side === 'a') g.slot = true;
+    } else if (newParagraph && (g.answered || g.slot || (g.header && g.closedParagraph))) {
       close(); // a new, unlabelled paragraph after the answer: the example is over
-    } else if (newParagraph && ++g.paragraphs > MAX_INPUT_PARAGRAPHS) {
-      group = null; // a label in passing ("Input: the user's file"), not an example or the final input
+      if (state.pending) state.pending.after++;
+    } else if (newParagraph && (++g.paragraphs > MAX_INPUT_PARAGRAPHS || (!g.header && !g.bareLabel))) {
+      close(); // the input's own text is over
+      if (state.pending) state.pending.after++;
     } else {
       if (newParagraph) g.closedParagraph = true;
       g.end = end;
     }
   }
-  const last = group as Group | null;
-  if (last && !last.answered && !last.header) return { examples, finalInput: { start: last.start, end: last.end } };
   close();
-  return { examples, finalInput: null };
+  const final = state.pending;
+  return { examples, finalInput: final && final.after <= MAX_TRAILING_PARAGRAPHS ? final.span : null };
 }

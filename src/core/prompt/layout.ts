@@ -1,5 +1,5 @@
 import { scanBlocks, type Range } from '../text/blocks';
-import { findExamples, type LineItem, type Span } from './examples';
+import { findExamples, isExampleLabel, type LineItem, type Span } from './examples';
 import { frontMatterEnd } from './frontmatter';
 import { edgeTags, pairTags, tagOf, type TagInfo } from './tags';
 
@@ -28,7 +28,11 @@ export function promptRanges(text: string): PromptRange[] {
     const shifted = { ...range, start: range.start + bodyStart, contentStart: range.contentStart + bodyStart, end: range.end + bodyStart };
     splitEdgeTags(shifted, text, ranges);
   }
-  for (const range of ranges) if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? undefined;
+  for (const range of ranges) {
+    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? undefined;
+    // "User: Hi\nAssistant: Hello" reads as YAML to the block scan: a dialogue of labels is prose.
+    if (range.kind === 'data' && isLabelled(text.slice(range.start, range.end))) (range.kind = 'prose'), (range.contentStart = range.start);
+  }
   let partner = pairTags(ranges.map((r) => r.tag ?? null));
   // Tagged examples first: what a label-based example search then sees inside is already one unit.
   const tagged: Span[] = [];
@@ -83,7 +87,7 @@ const trimEnd = (text: string, from: number, to: number): number => {
 function lineItems(ranges: readonly PromptRange[], text: string): LineItem[] {
   const items: LineItem[] = [];
   for (const range of ranges) {
-    if (range.kind === 'code' || range.kind === 'data' || range.kind === 'table' || range.kind === 'keep') items.push({ kind: 'block' });
+    if (range.kind === 'code' || range.kind === 'data' || range.kind === 'table' || range.kind === 'keep') items.push({ kind: 'block', start: range.start, end: range.end });
     else if (range.kind !== 'prose') items.push({ kind: 'break' });
     else {
       let start = range.start;
@@ -97,6 +101,10 @@ function lineItems(ranges: readonly PromptRange[], text: string): LineItem[] {
   }
   return items;
 }
+
+/** Every line opens with a few-shot label. */
+const isLabelled = (block: string): boolean =>
+  block.split(/\r?\n/).every((line) => isExampleLabel(line.trim()) || /^\p{Lu}[\p{L} ]{0,24}[:：](?:\s|$)/u.test(line.trim()));
 
 /**
  * Cuts prose ranges at the spans' edges (spans are line-aligned and start and end in prose). With

@@ -9,6 +9,8 @@ export interface RankedSentence {
   readonly sentence: Sentence;
   /** First sentence of its block. */
   readonly opensBlock: boolean;
+  /** In a list item: a rule or an item of a set. */
+  readonly inList: boolean;
   /** Position in the document, 0 = first sentence. */
   readonly order: number;
   /** Importance with nothing selected yet. */
@@ -33,8 +35,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const ranked: RankedSentence[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
+    const listed = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
     block.sentences.forEach((sentence, i) => {
-      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, order: ranked.length, score: 0, termScores: new Map() });
+      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, inList: listed, order: ranked.length, score: 0, termScores: new Map() });
     });
   }
   if (ranked.length === 0) return ranked;
@@ -57,7 +60,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
-      const rest = 0.15 * information[i]! + 0.1 * structure;
+      // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
+      const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence) : 0;
+      const rest = 0.15 * information[i]! + 0.1 * structure + rule;
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence);

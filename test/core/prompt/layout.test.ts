@@ -1,0 +1,60 @@
+import { strict as assert } from 'node:assert';
+import { promptRanges, type PromptRange } from '../../../src/core/prompt/layout';
+import { frontMatterEnd } from '../../../src/core/prompt/frontmatter';
+
+/** Each range as "kind[flags]: text", for readable expectations. */
+const shape = (text: string): string[] =>
+  promptRanges(text).map((r: PromptRange) => `${r.kind}${r.tag ? `<${r.tag.closing ? '/' : ''}${r.tag.name}>` : ''}${r.pinned ? '📌' : ''}: ${text.slice(r.start, r.end)}`);
+
+describe('core/prompt/layout', () => {
+  it('finds YAML and TOML front matter, byte for byte, and nothing else', () => {
+    const yaml = '---\ndescription: Rules\nglobs: "**/*.ts"\n---\n# Title\n';
+    assert.equal(yaml.slice(0, frontMatterEnd(yaml)), '---\ndescription: Rules\nglobs: "**/*.ts"\n---');
+    const toml = '+++\ntitle = "x"\n+++\nBody.';
+    assert.equal(toml.slice(0, frontMatterEnd(toml)), '+++\ntitle = "x"\n+++');
+    assert.equal(frontMatterEnd('Text first.\n---\na: b\n---\n'), 0);
+    assert.equal(frontMatterEnd('---\nnever closed\n'), 0);
+    assert.equal(frontMatterEnd('---\r\na: b\r\n---\r\nBody'), '---\r\na: b\r\n---'.length);
+    assert.deepEqual(shape(yaml)[0], 'frontmatter: ---\ndescription: Rules\nglobs: "**/*.ts"\n---');
+  });
+
+  it('splits a tag off the edges of a prose line when its partner is in the prompt', () => {
+    assert.deepEqual(shape('<question>Is 11 prime?</question>'), ['markup<question>: <question>', 'prose📌: Is 11 prime?', 'markup</question>: </question>']);
+    assert.deepEqual(shape('<document index="1">First line.\nLast line.</document>'), [
+      'markup<document>: <document index="1">', 'prose📌: First line.\nLast line.', 'markup</document>: </document>',
+    ]);
+    // A placeholder with no partner, and <keep> spans, stay in their sentence.
+    assert.deepEqual(shape('<name> is the user.'), ['prose: <name> is the user.']);
+    assert.deepEqual(shape('<keep>exact</keep> and more.'), ['prose: <keep>exact</keep> and more.']);
+  });
+
+  it('makes each few-shot example one unit: Q/A, Input/Output, User/Assistant, "Example N", <example>', () => {
+    const text = 'Classify the sentiment.\n\nInput: I loved it.\nOutput: positive\n\nInput: Awful service.\nOutput: negative\n\nInput: {{review}}';
+    assert.deepEqual(shape(text), [
+      'prose: Classify the sentiment.',
+      'example: Input: I loved it.\nOutput: positive',
+      'example: Input: Awful service.\nOutput: negative',
+      'prose📌: Input: {{review}}',
+    ]);
+    assert.deepEqual(shape('User: Hi\nAssistant: Hello!\nUser: Bye\nAssistant: See you.'), ['example: User: Hi\nAssistant: Hello!', 'example: User: Bye\nAssistant: See you.']);
+    assert.deepEqual(shape('Example 1: 2+2 → 4\nExample 2: 3+3 → 6\n\nNow solve 4+4.'), ['example: Example 1: 2+2 → 4', 'example: Example 2: 3+3 → 6', 'prose: Now solve 4+4.']);
+    assert.deepEqual(shape('<example>\nQ: 7?\nA: prime\n</example>'), ['markup<example>: <example>', 'example: Q: 7?\nA: prime', 'markup</example>: </example>']);
+    // An answer over two paragraphs stays with its question; a code block inside an example joins it.
+    assert.deepEqual(shape('Q: Show code.\nA: Here:\n\n```js\nx()\n```\n\nQ: Next?\nA: Done.'), ['example: Q: Show code.\nA: Here:\n\n```js\nx()\n```', 'example: Q: Next?\nA: Done.']);
+  });
+
+  it('cuts a paragraph around an example that starts inside it', () => {
+    assert.deepEqual(shape('Here is one example:\nQ: 2+2?\nA: 4\nAnswer the same way.'), ['prose: Here is one example:', 'example: Q: 2+2?\nA: 4\nAnswer the same way.']);
+  });
+
+  it('pins the last question-like tag section as the final input', () => {
+    const text = '<instructions>\nBe brief.\n</instructions>\n<document>\nA long text.\n</document>\n<question>\nWhat is it?\n</question>';
+    const pinned = shape(text).filter((r) => r.includes('📌'));
+    assert.deepEqual(pinned, ['prose📌: What is it?']);
+  });
+
+  it('does not take a label in passing for the final input', () => {
+    const text = 'Input: the user file.\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n\nFourth paragraph.';
+    assert.ok(!shape(text).some((r) => r.includes('📌')), shape(text).join('\n'));
+  });
+});
