@@ -69,7 +69,8 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
     const cost = block.tokens + 1;
     if (block.kind === 'frontmatter') (frontMatter = block), (fixed += cost);
-    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned);
+    // An example that holds code is code too: relaxed mode keeps it whole.
+    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body));
     else add({ cost, score: BLOCK_SCORE, order: units.length, block }, true);
   }
   // Front matter goes only when it alone is over a strict budget.

@@ -14,8 +14,9 @@ const ANSWER_SIDE = LABEL(
   'a|answer|output|assistant|ai|agent|bot|model|label|sentiment|category|classification|response|intent|result|reply|' +
     'solution|summary|translation|tags?|antwort|ausgabe|respuesta|salida|réponse|sortie|resposta|saída|答案|答|回答|输出|助手|出力|回答',
 );
-// "Example 1:", "Example:", "Beispiel 2:", "例1：" — a self-contained example header.
-const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)\s*\d*(?:\*\*|__)?\s*[:：.]?(?:\*\*|__)?(?:\s|$)/i;
+// "Example 1:", "Example:", "Example 2.", "Beispiel 2:", "例1：" — a self-contained example header; not
+// "Example upgrade from …" (prose about an example).
+const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)(?:\s*\d+\s*[:：.]?|\s*[:：])(?:\*\*|__)?(?:\s|$)/i;
 
 /** A line that opens with a question-side or answer-side label, or an example header. */
 export const isExampleLabel = (line: string): boolean => QUESTION_SIDE.test(line) || ANSWER_SIDE.test(line) || EXAMPLE_HEADER.test(line);

@@ -137,7 +137,7 @@ const SPECIFIC = /(?<![\p{L}\p{N}])(?:[\p{L}_-]*\d[\p{L}\p{N}._-]*|\p{Lu}{2,}[\p
  * outranks a vague one.
  */
 function ruleValue(text: string, sentence: Sentence): number {
-  const constraint = CONSTRAINT.test(text) ? 0.3 : 0;
+  const constraint = CONSTRAINT.test(text) ? 0.6 : 0;
   const literals = sentence.pieces.filter((p) => p.locked).length;
   const codes = text.match(SPECIFIC)?.length ?? 0;
   const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length;
