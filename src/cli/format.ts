@@ -34,12 +34,26 @@ export function summaryLine(result: OptimizeResult): string {
   let line = parts.join(', ');
   const over = result.optimizedTokens - result.budgetTokens;
   if (result.softLimitEnforced) {
-    if (result.mode === 'strict') line += '; soft limit: protected content had to be dropped (whole) to fit the budget';
+    if (result.mode === 'strict') line += result.text.trim() === '' ? '; soft limit: no part of the prompt fits the budget' : '; soft limit: protected content had to be dropped (whole) to fit the budget';
     else if (over > 0)
-      line += `; soft limit: ${formatCount(over)} token${over === 1 ? '' : 's'} over budget, because only protected content and instructions were left`;
+      line += `; soft limit: ${formatCount(over)} token${over === 1 ? '' : 's'} over budget, because only protected content and the final request were left`;
     else line += '; soft limit enforced';
   } else if (over > 0) {
     line += `; ${formatCount(over)} token${over === 1 ? '' : 's'} over budget`;
   }
   return line;
+}
+
+const KIND_NAMES: Record<OptimizeResult['removed'][number]['kind'], string> = {
+  sentence: 'sentence', example: 'example', block: 'block', clause: 'part of a sentence', words: 'words',
+};
+
+/** What `--explain` prints: one line per removal, the pass and what kind of unit, then its text shortened. */
+export function explainLines(result: OptimizeResult, width = 100): string[] {
+  if (result.removed.length === 0) return ['Nothing was removed: only meaning-preserving edits were made.'];
+  return result.removed.map((removal) => {
+    const text = removal.text.replace(/\s+/g, ' ').trim();
+    const shown = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    return `- ${removal.pass}: ${KIND_NAMES[removal.kind]}: ${shown}`;
+  });
 }

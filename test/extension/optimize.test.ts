@@ -167,6 +167,21 @@ describe('optimize, diff, accept and discard', () => {
     else assert.ok(proposal.optimizedTokens <= 1, proposal.title);
   });
 
+  it('refuses an empty proposal in strict mode instead of offering to delete the prompt', async () => {
+    try {
+      await setSetting('mode', 'strict');
+      const editor = await openDocument('In order to win the game, please play the strongest opening move.');
+      const before = editor.document.getText();
+      editor.selection = new vscode.Selection(0, 0, 0, before.length);
+      const outcome = (await vscode.commands.executeCommand(CommandId.OptimizeWithBudget, '30%')) as OptimizeOutcome;
+      assert.equal(outcome.status, 'refused', JSON.stringify(outcome));
+      assert.match(outcome.status === 'refused' ? outcome.message : '', /Nothing of this prompt fits \d+ tokens? in strict mode/);
+      assert.equal(editor.document.getText(), before);
+    } finally {
+      await setSetting('mode', undefined);
+    }
+  });
+
   it('uses the model from settings as soon as it changes', async () => {
     try {
       await setSetting('model', 'gpt-4');

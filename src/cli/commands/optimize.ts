@@ -1,7 +1,7 @@
 import { EXIT, type CliCommand } from '../command';
 import { loadCore } from '../core';
 import { isOptimizeErrorLike } from '../errors';
-import { summaryLine } from '../format';
+import { explainLines, summaryLine } from '../format';
 import { readInput, writeAll } from '../io';
 import { OPTIMIZE_FLAGS, checkBudget, checkMode, checkModel, singleFile, parseFlags } from '../options';
 import { toWireError, toWireResult } from '../wire';
@@ -21,6 +21,8 @@ Options:
                         content relevant to it.
       --model NAME      Target model, decides the tokenizer. Default gpt-4o.
   -j, --json            Print the full result as JSON (snake_case fields) instead of the text.
+  -e, --explain         List on stderr what was removed (sentences, examples, blocks, words) and by
+                        which pass.
   -q, --quiet           No summary line on stderr.
   -h, --help            Show this help.
 
@@ -41,6 +43,7 @@ export const command: CliCommand = {
     const { values, positionals } = parseFlags(args, {
       ...OPTIMIZE_FLAGS,
       json: { type: 'boolean', short: 'j', default: false },
+      explain: { type: 'boolean', short: 'e', default: false },
     });
     const file = singleFile(positionals);
     const core = await loadCore();
@@ -54,6 +57,7 @@ export const command: CliCommand = {
       if (values.json) await writeAll(io.stdout, `${JSON.stringify(toWireResult(result))}\n`);
       else await writeAll(io.stdout, result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
       if (!values.quiet) io.stderr.write(`${summaryLine(result)}\n`);
+      if (values.explain) io.stderr.write(`${explainLines(result).join('\n')}\n`);
       return EXIT.OK;
     } catch (error) {
       // With --json, a refused request is also reported as a JSON error object on stdout.

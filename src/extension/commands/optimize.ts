@@ -162,6 +162,11 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
   }
   deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${result.originalTokens} → ${result.optimizedTokens} tokens${result.softLimitEnforced ? ', budget not met' : ''}.`);
   if (origin.document.isClosed) return refuse(deps, 'The document was closed while optimizing.');
+  // One click on Accept must never delete the prompt: an empty proposal is refused, not offered.
+  if (result.text.trim() === '') {
+    const budget = result.budgetTokens === undefined ? 'the budget' : result.budgetTokens === 1 ? '1 token' : `${result.budgetTokens.toLocaleString('en-US')} tokens`;
+    return refuse(deps, `Nothing of this prompt fits ${budget} in strict mode: raise the budget or use relaxed mode. The text is unchanged.`);
+  }
   const proposal = await deps.diffs.open({ ...origin, result });
   return { status: 'proposed', proposal };
 }
