@@ -50,6 +50,8 @@ const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.
 const SPLIT = /^[ \t]*(?:>|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
 const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+/** A line that may open a block running past a tag line: a fence or an HTML block of types 1-5, maybe in a list or quote. */
+const SPANNER = /^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*(?:`{3}|~{3}|<[!?]|<(?:pre|script|style|textarea)(?:[\s>]|$))/i;
 /** The start of a Markdown structure that ends an unclosed fence's protection after a blank line. */
 const STRUCTURE = /^ {0,3}(?:#{1,6}[ \t]|`{3}|~{3}|>|[-*+][ \t]|\d{1,9}[.)][ \t])/;
 /** HTML blocks that end at a closing sequence rather than a blank line (CommonMark types 1-5). */
@@ -76,6 +78,16 @@ class Scanner {
   private readonly ends: readonly number[];
   private readonly hasKeep: boolean;
   private readonly lastKeepClose: number;
+  /**
+   * Per line, the first line at or after it that ends any block before it (a tag line, <keep>, a
+   * table led by `|`), and the first that may open a block running past such a line (see SPANNER).
+   * They let a step of markdown-it stop at the next tag line instead of parsing to the end of a long
+   * paragraph or list again and again (quadratic on tagged few-shot examples without blank lines).
+   */
+  private readonly boundaries: Int32Array;
+  private readonly spanners: Int32Array;
+  /** Last line that could close a fence of backticks / tildes (-1: none), so an unclosed fence is not parsed to the end twice. */
+  private readonly lastCloser: { '`': number; '~': number } = { '`': -1, '~': -1 };
   /** First line not yet inside a range. */
   private next = 0;
 
@@ -102,6 +114,16 @@ class Scanner {
     }
     this.hasKeep = text.includes('keep>');
     this.lastKeepClose = this.hasKeep ? text.lastIndexOf('</keep>') : -1;
+    const count = this.state.lineMax + 1;
+    this.boundaries = new Int32Array(count + 1).fill(count);
+    this.spanners = new Int32Array(count + 1).fill(count);
+    for (let k = count - 1; k >= 0; k--) {
+      this.boundaries[k] = this.isBoundary(k) ? k : this.boundaries[k + 1]!;
+      const c = this.firstChar(k);
+      const mayOpen = c === 0x60 || c === 0x7e || c === 0x3c || c === 0x3e || c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39);
+      this.spanners[k] = mayOpen && SPANNER.test(this.line(k)) ? k : this.spanners[k + 1]!;
+      if ((c === 0x60 || c === 0x7e) && this.lastCloser[c === 0x60 ? '`' : '~'] < 0 && FENCE_CLOSE.test(this.line(k))) this.lastCloser[c === 0x60 ? '`' : '~'] = k;
+    }
   }
 
   scan(): Range[] {
@@ -131,13 +153,22 @@ class Scanner {
       return this.prose(i, this.paragraphEnd(i, to), to);
     }
     if (TAG_LINE.test(t)) return this.emit('markup', i, i + 1);
+    // A table as the rules before CommonMark saw it (a delimiter row, or rows led by `|`): much faster
+    // than markdown-it's table rule, which makes tokens of every cell.
+    const table = t.includes('|') ? matchTable(this.line, i, to) : -1;
+    if (table >= 0) return this.emit('table', i, table + 1);
     const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to);
     if (data !== null) return this.emit('data', i, data + 1);
     return this.markdown(i, to);
   }
 
   private markdown(i: number, to: number): number {
-    let tokens = this.step(i, to);
+    const fence = FENCE_OPEN.exec(this.line(i))?.[1];
+    if (fence && this.lastCloser[fence[0] as '`' | '~'] <= i && this.state.sCount[i]! - this.state.blkIndent < 4) return this.fence(i, to, to);
+    // Up to the next tag line, unless a fence or a comment before it may run past it.
+    const next = this.boundaries[i + 1]!;
+    const bounded = next < to && this.spanners[i]! >= next && this.state.sCount[i]! - this.state.blkIndent < 4;
+    let tokens = this.step(i, bounded ? next : to);
     let end = this.state.line;
     const first = tokens[0];
     if (!first || end <= i) return this.prose(i, i + 1, to);
@@ -155,8 +186,6 @@ class Scanner {
       case 'table_open':
         return this.table(i, end);
       case 'paragraph_open': {
-        const table = matchTable(this.line, i, to);
-        if (table >= 0) return this.emit('table', i, table + 1);
         const cut = this.boundary(i + 1, end);
         return this.prose(i, cut >= 0 ? cut : end, to);
       }
@@ -359,8 +388,8 @@ class Scanner {
 
   /** The first line in [from, to) that ends any block before it (a tag line, <keep>, a `|` table), or -1. */
   private boundary(from: number, to: number): number {
-    for (let k = from; k < to; k++) if (this.isBoundary(k)) return k;
-    return -1;
+    const k = this.boundaries[from]!;
+    return k < to ? k : -1;
   }
 
   private isBoundary(k: number): boolean {
@@ -369,7 +398,7 @@ class Scanner {
       const t = this.line(k);
       return TAG_LINE.test(t) || KEEP_OPEN.test(t);
     }
-    return c === 0x7c && matchTable(this.line, k, this.state.lineMax) >= 0;
+    return c === 0x7c && startsTable(this.line, k, this.state.lineMax);
   }
 
   /** A top-level paragraph [a, b): it does not end inside an open <keep> span. */
@@ -468,11 +497,15 @@ function keepBalance(line: string): number {
 /** Rows led by `|`, or any row with a `|` above a delimiter row: a table up to the last row with a `|`. */
 type LineAt = (k: number) => string;
 
-function matchTable(line: LineAt, i: number, to: number): number {
+function startsTable(line: LineAt, i: number, to: number): boolean {
   const t = line(i);
-  if (!t.includes('|') || i + 1 >= to) return -1;
+  if (!t.includes('|') || i + 1 >= to) return false;
   const next = line(i + 1);
-  if (!(TABLE_SEPARATOR.test(next) || (t.trimStart().startsWith('|') && next.trimStart().startsWith('|')))) return -1;
+  return TABLE_SEPARATOR.test(next) || (t.trimStart().startsWith('|') && next.trimStart().startsWith('|'));
+}
+
+function matchTable(line: LineAt, i: number, to: number): number {
+  if (!startsTable(line, i, to)) return -1;
   let j = i + 1;
   while (j + 1 < to && line(j + 1).includes('|') && !BLANK.test(line(j + 1))) j++;
   return j;

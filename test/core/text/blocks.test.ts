@@ -72,6 +72,11 @@ describe('core/text/blocks', () => {
     assert.deepEqual(blocks('- item\n  <note>\n  Indented text.\n  </note>'), ['prose:- |item', 'markup:|  <note>', 'prose:  |Indented text.', 'markup:|  </note>']);
   });
 
+  it('ends paragraphs and lists at tag lines even without blank lines (tagged few-shot examples)', () => {
+    const example = '<example>\n<q>What is 2+2?</q>\n<a>4</a>\n</example>\n- item\n  <note>\n  </note>';
+    assert.deepEqual(blocks(`${example}\n${example}`), Array(2).fill(['markup:|<example>', 'prose:|<q>What is 2+2?</q>\n<a>4</a>', 'markup:|</example>', 'prose:- |item', 'markup:|  <note>', 'markup:|  </note>']).flat());
+  });
+
   it('keeps HTML comments as markup, and an unclosed one does not swallow the prompt', () => {
     assert.deepEqual(blocks('<!-- a note -->\nText.'), ['markup:|<!-- a note -->', 'prose:|Text.']);
     assert.deepEqual(blocks('<!-- never closed\nstill\n\nText after.'), ['markup:|<!-- never closed\nstill', 'prose:|Text after.']);
