@@ -1,9 +1,29 @@
 import type { BlockKind } from '../doc';
+import { BLOCK_RULES, PARAGRAPH_TERMINATORS, blockState, type StateBlock, type Token } from './markdown';
 
 /**
  * Markdown-aware block scanner: splits a prompt into ranges of protected blocks (fenced or indented
  * code, JSON/YAML, tables, <keep>, headings, markup lines) and prose (paragraphs, list items, quotes).
  * Ranges never overlap; the text between two ranges is only line breaks and blank lines.
+ *
+ * The Markdown structure comes from markdown-it's CommonMark block parser (markdown.ts), stepped one
+ * top-level block at a time. Around it, what CommonMark does not know about prompts:
+ *
+ * - `<keep>…</keep>` spanning whole lines is a 'keep' block; a prose paragraph never ends inside an
+ *   open <keep> span.
+ * - JSON and YAML starting a block are 'data' (CommonMark would call them paragraphs or lists).
+ * - A tag alone on its line (`<rules>`, `</example>`) is a 'markup' block and always ends the block
+ *   before it: CommonMark's HTML block would swallow the following lines up to a blank line, and a
+ *   tag line cannot interrupt a paragraph. The lines after it are parsed again as Markdown.
+ * - An unclosed code fence protects only up to a blank line after which the text stops looking like
+ *   code, not the rest of the prompt.
+ * - 4-space-indented text that is plainly prose (sentences, no code punctuation) is parsed as
+ *   Markdown at that indentation, not taken as code: prompts often indent paragraphs.
+ * - A table ends at the first row without a `|` (CommonMark would make a following sentence a row);
+ *   two rows led by `|` are a table even without a delimiter row.
+ * - A paragraph line starting with `•`, `a)`/`b.`, or a number that CommonMark does not take as a
+ *   list (`2.` after text) starts a new prose block; so does each `>` line of a quote, so that the
+ *   quote markers stay in block prefixes and never inside prose.
  */
 export interface Range {
   kind: BlockKind;
@@ -12,134 +32,493 @@ export interface Range {
   end: number;
 }
 
-interface Line {
-  start: number;
-  end: number;
-  text: string;
-}
-
-function toLines(text: string): Line[] {
-  const lines: Line[] = [];
-  const pattern = /\r\n|\n|\r/g;
-  let start = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    lines.push({ start, end: m.index, text: text.slice(start, m.index) });
-    start = m.index + m[0].length;
-  }
-  lines.push({ start, end: text.length, text: text.slice(start) });
-  return lines;
+export function* scanBlocks(text: string): Generator<Range> {
+  yield* new Scanner(text).scan();
 }
 
 const BLANK = /^\s*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}#{1,6}(\s|$)/;
-const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const TAG_LINE = /^\s*<\/?[A-Za-z][\w-]*(\s[^<>]*)?>\s*$/;
 const KEEP_OPEN = /^\s*<keep>/;
-const LIST_ITEM = /^(\s*)([-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s+(?=\S)/;
-const QUOTE = /^\s*>\s?/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)+\|?\s*$/;
 const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
+/**
+ * Quote and list markers in front of a paragraph's first line: the prose block's prefix. After a list
+ * marker, `>` needs a space to count (`- >100K users` reads "more than").
+ */
+const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*(?:(?:•|[a-zA-Z][.)])[ \t]+)?/;
+/** A line inside a paragraph that starts a new prose block (see the module comment). */
+const SPLIT = /^[ \t]*(?:>|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+/** A line that may open a block running past a tag line: a fence or an HTML block of types 1-5, maybe in a list or quote. */
+const SPANNER = /^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*(?:`{3}|~{3}|<[!?]|<(?:pre|script|style|textarea)(?:[\s>]|$))/i;
+/** The start of a Markdown structure that ends an unclosed fence's protection after a blank line. */
+const STRUCTURE = /^ {0,3}(?:#{1,6}[ \t]|`{3}|~{3}|>|[-*+][ \t]|\d{1,9}[.)][ \t])/;
+/** HTML blocks that end at a closing sequence rather than a blank line (CommonMark types 1-5). */
+const HTML_CLOSED_BY: readonly (readonly [RegExp, RegExp, BlockKind])[] = [
+  [/^<(script|pre|style|textarea)(?=(\s|>|$))/i, /<\/(script|pre|style|textarea)>/i, 'code'],
+  [/^<!--/, /-->/, 'markup'],
+  [/^<\?/, /\?>/, 'markup'],
+  [/^<![A-Za-z]/, />/, 'markup'],
+  [/^<!\[CDATA\[/, /\]\]>/, 'markup'],
+];
+/** Punctuation and shapes of code, not of English prose. */
+const CODE_SIGNAL =
+  /[{}[\]<>\\`|=]|;[ \t]*$|->|::|&&|\/\/|\/\*|\$[A-Za-z_{(]|\w\(|\w_\w|^[ \t]*(?:#|@\w|\$ |>>>|(?:def|fn|func|function|class|import|from|return|const|let|var|public|private|static|void|package|using|SELECT|INSERT|UPDATE|DELETE|CREATE|sudo|npm|npx|pip|git|cd|ls|echo|curl|docker)\b)/m;
+/** Three or more words ending a sentence. */
+const SENTENCE = /[A-Za-z][A-Za-z'’-]*(?:,?[ \t]+["'“(]?[A-Za-z][A-Za-z'’-]*){2,}["'”)]?[.!?](?=["'”)]?(?:\s|$))/;
+/** A capital (or digit) first, after a list marker if any. */
+const PROSE_START = /^(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?["'“(]?[A-Z0-9]/;
 
-function isBlockStart(lines: Line[], i: number): boolean {
-  const t = lines[i]!.text;
-  return FENCE.test(t) || HEADING.test(t) || RULE.test(t) || TAG_LINE.test(t) || KEEP_OPEN.test(t) || LIST_ITEM.test(t) || QUOTE.test(t) || t.trimStart().startsWith('|');
-}
+class Scanner {
+  private readonly out: Range[] = [];
+  private readonly state: StateBlock;
+  /** Offsets in `text` where each line starts and ends (without its line break). */
+  private readonly starts: readonly number[];
+  private readonly ends: readonly number[];
+  private readonly hasKeep: boolean;
+  private readonly lastKeepClose: number;
+  /**
+   * Per line, the first line at or after it that ends any block before it (a tag line, <keep>, a
+   * table led by `|`), and the first that may open a block running past such a line (see SPANNER).
+   * They let a step of markdown-it stop at the next tag line instead of parsing to the end of a long
+   * paragraph or list again and again (quadratic on tagged few-shot examples without blank lines).
+   */
+  private readonly boundaries: Int32Array;
+  private readonly spanners: Int32Array;
+  /** Last line that could close a fence of backticks / tildes (-1: none), so an unclosed fence is not parsed to the end twice. */
+  private readonly lastCloser: { '`': number; '~': number } = { '`': -1, '~': -1 };
+  /** First line not yet inside a range. */
+  private next = 0;
 
-export function* scanBlocks(text: string): Generator<Range> {
-  const lines = toLines(text);
-  let previousKind: BlockKind | 'list' | null = null;
-  let afterBlank = true;
-  for (let i = 0; i < lines.length; ) {
-    const line = lines[i]!;
-    if (BLANK.test(line.text)) {
-      afterBlank = true;
-      i++;
-      continue;
+  constructor(private readonly text: string) {
+    if (text.includes('\r')) {
+      // markdown-it splits lines at \n only: it reads a copy with \n breaks (same lines, same line
+      // contents), and the offsets of the ranges come from the original text.
+      this.state = blockState(text.replace(/\r\n?/g, '\n'));
+      const starts = [0];
+      const ends: number[] = [];
+      const pattern = /\r\n|\n|\r/g;
+      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+        ends.push(m.index);
+        starts.push(m.index + m[0].length);
+      }
+      ends.push(text.length);
+      this.starts = starts;
+      this.ends = ends;
+    } else {
+      // markdown-it's own line tables (one more entry, at the end of the text, for the last line break).
+      this.state = blockState(text);
+      this.starts = this.state.bMarks;
+      this.ends = this.state.eMarks;
     }
-    const found = matchBlock(text, lines, i, afterBlank && previousKind !== 'list');
-    const last = lines[found.lastLine]!;
-    yield { kind: found.kind, start: line.start, contentStart: line.start + found.contentOffset, end: last.end };
-    previousKind = found.list ? 'list' : found.kind;
-    afterBlank = false;
-    i = found.lastLine + 1;
+    this.hasKeep = text.includes('keep>');
+    this.lastKeepClose = this.hasKeep ? text.lastIndexOf('</keep>') : -1;
+    const count = this.state.lineMax + 1;
+    this.boundaries = new Int32Array(count + 1).fill(count);
+    this.spanners = new Int32Array(count + 1).fill(count);
+    for (let k = count - 1; k >= 0; k--) {
+      this.boundaries[k] = this.isBoundary(k) ? k : this.boundaries[k + 1]!;
+      const c = this.firstChar(k);
+      const mayOpen = c === 0x60 || c === 0x7e || c === 0x3c || c === 0x3e || c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39);
+      this.spanners[k] = mayOpen && SPANNER.test(this.line(k)) ? k : this.spanners[k + 1]!;
+      if ((c === 0x60 || c === 0x7e) && this.lastCloser[c === 0x60 ? '`' : '~'] < 0 && FENCE_CLOSE.test(this.line(k))) this.lastCloser[c === 0x60 ? '`' : '~'] = k;
+    }
   }
-}
 
-interface Match {
-  kind: BlockKind;
-  lastLine: number;
-  contentOffset: number;
-  list?: boolean;
-}
-
-function matchBlock(text: string, lines: Line[], i: number, mayBeIndentedCode: boolean): Match {
-  const t = lines[i]!.text;
-  const whole = (kind: BlockKind, lastLine: number): Match => ({ kind, lastLine, contentOffset: 0 });
-  const fence = FENCE.exec(t);
-  if (fence) {
-    const marker = fence[1]!;
-    const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
-    for (let j = i + 1; j < lines.length; j++) if (close.test(lines[j]!.text)) return whole('code', j);
-    return whole('code', lines.length - 1); // unbalanced fence: protect to the end
+  scan(): Range[] {
+    this.run(0, this.state.lineMax);
+    this.fill(this.starts.length);
+    return this.out;
   }
-  const keepOpen = KEEP_OPEN.test(t);
-  if (keepOpen) {
-    const close = text.indexOf('</keep>', lines[i]!.start);
-    for (let j = i; close >= 0 && j < lines.length; j++) {
-      const l = lines[j]!;
-      if (close >= l.start && close <= l.end) {
-        if (BLANK.test(text.slice(close + 7, l.end))) return whole('keep', j);
-        break;
+
+  /** Line k of the text, without its line break. */
+  private readonly line = (k: number): string => this.text.slice(this.starts[k], this.ends[k]);
+
+  /** Top-level blocks of lines [from, to), at the current block indent. */
+  private run(from: number, to: number): void {
+    for (let i = from; i < to; ) {
+      if (i < this.next || this.blank(i)) i++;
+      else i = Math.max(i + 1, this.block(i, to));
+    }
+  }
+
+  /** Scans the block starting at line i; returns the line after it. */
+  private block(i: number, to: number): number {
+    const t = this.line(i);
+    if (KEEP_OPEN.test(t)) {
+      const last = this.keepEnd(i);
+      if (last >= 0) return this.emit('keep', i, last + 1);
+      // Text after </keep> on its line: the span stays inline in a prose paragraph, locked there.
+      return this.prose(i, this.paragraphEnd(i, to), to);
+    }
+    if (TAG_LINE.test(t)) return this.emit('markup', i, i + 1);
+    // A table as the rules before CommonMark saw it (a delimiter row, or rows led by `|`): much faster
+    // than markdown-it's table rule, which makes tokens of every cell.
+    const table = t.includes('|') ? matchTable(this.line, i, to) : -1;
+    if (table >= 0) return this.emit('table', i, table + 1);
+    const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to);
+    if (data !== null) return this.emit('data', i, data + 1);
+    return this.markdown(i, to);
+  }
+
+  private markdown(i: number, to: number): number {
+    const fence = FENCE_OPEN.exec(this.line(i))?.[1];
+    if (fence && this.lastCloser[fence[0] as '`' | '~'] <= i && this.state.sCount[i]! - this.state.blkIndent < 4) return this.fence(i, to, to);
+    // Up to the next tag line, unless a fence or a comment before it may run past it.
+    const next = this.boundaries[i + 1]!;
+    const bounded = next < to && this.spanners[i]! >= next && this.state.sCount[i]! - this.state.blkIndent < 4;
+    let tokens = this.step(i, bounded ? next : to);
+    let end = this.state.line;
+    const first = tokens[0];
+    if (!first || end <= i) return this.prose(i, i + 1, to);
+    switch (first.type) {
+      case 'fence':
+        return this.fence(i, end, to);
+      case 'code_block':
+        return this.indented(i, end, true);
+      case 'html_block':
+        return this.html(i, end, to);
+      case 'hr':
+        return this.emit('markup', i, end);
+      case 'heading_open':
+        return this.heading(first, i, end);
+      case 'table_open':
+        return this.table(i, end);
+      case 'paragraph_open': {
+        const cut = this.boundary(i + 1, end);
+        return this.prose(i, cut >= 0 ? cut : end, to);
+      }
+      default: {
+        // A list or a blockquote: it ends before a tag line in one of its paragraphs.
+        let cut = end;
+        for (const token of tokens) {
+          if ((token.type === 'paragraph_open' || token.type === 'html_block') && token.map) {
+            const k = this.boundary(Math.max(token.map[0], i + 1), Math.min(token.map[1], cut));
+            if (k >= 0) cut = k;
+          }
+        }
+        if (cut < end) {
+          tokens = this.step(i, cut);
+          end = this.state.line;
+        }
+        this.container(tokens);
+        return end;
       }
     }
-    // Text after </keep> on its line: the span stays inline in a prose paragraph, locked there.
   }
-  if (HEADING.test(t)) return whole('heading', i);
-  if (RULE.test(t) || (TAG_LINE.test(t) && !keepOpen)) return whole('markup', i);
-  const table = matchTable(lines, i);
-  if (table >= 0) return whole('table', table);
-  const data = matchJson(lines, i) ?? matchYaml(lines, i);
-  if (data !== null) return whole('data', data);
-  if (mayBeIndentedCode && /^( {4}|\t)/.test(t)) {
-    let j = i;
-    while (j + 1 < lines.length && (/^( {4}|\t)/.test(lines[j + 1]!.text) || (BLANK.test(lines[j + 1]!.text) && j + 2 < lines.length && /^( {4}|\t)/.test(lines[j + 2]!.text)))) j++;
-    return whole('code', j);
+
+  /** One markdown-it block from line i: its tokens; `state.line` is the line after it. */
+  private step(i: number, to: number): Token[] {
+    const state = this.state;
+    state.tokens = [];
+    state.line = i;
+    for (const rule of BLOCK_RULES) if (rule(state, i, to, false)) break;
+    return state.tokens;
   }
-  const marker = LIST_ITEM.exec(t) ?? QUOTE.exec(t);
-  const prefixLength = marker ? marker[0].length : 0;
-  let j = i;
-  let openKeeps = keepBalance(t);
-  // A paragraph ends at a blank line or a block start, but never inside an open <keep> span.
-  while (j + 1 < lines.length && ((openKeeps > 0 && text.includes('</keep>', lines[j + 1]!.start)) || (!BLANK.test(lines[j + 1]!.text) && !isBlockStart(lines, j + 1)))) {
-    j++;
-    openKeeps += keepBalance(lines[j]!.text);
+
+  /** The leaf blocks inside a list or blockquote. */
+  private container(tokens: readonly Token[]): void {
+    for (const token of tokens) {
+      const map = token.map;
+      if (!map) continue;
+      const [a, b] = map;
+      switch (token.type) {
+        case 'paragraph_open':
+          this.paragraph(a, b);
+          break;
+        case 'heading_open':
+          this.heading(token, a, b);
+          break;
+        case 'fence':
+          this.emit('code', a, b);
+          break;
+        case 'code_block':
+          this.indented(a, b, false);
+          break;
+        case 'hr':
+          this.emit('markup', a, b);
+          break;
+        case 'table_open':
+          this.table(a, b);
+          break;
+        case 'html_block': {
+          const type = this.htmlType(a);
+          if (type) this.emit(type[2], a, b);
+          else for (let k = a; k < b; k++) if (TAG_LINE.test(this.line(k).slice(PREFIX.exec(this.line(k))![0].length))) this.emit('markup', k, k + 1);
+          // Other lines of the HTML block are text: fill() makes them prose.
+          break;
+        }
+      }
+    }
   }
-  return { kind: 'prose', lastLine: j, contentOffset: prefixLength, list: LIST_ITEM.test(t) };
+
+  private heading(token: Token, a: number, b: number): number {
+    // A setext underline below several lines is a separator under a paragraph, not a title.
+    if ((token.markup === '=' || token.markup === '-') && b - a > 2) {
+      this.paragraph(a, b - 1);
+      return this.emit('markup', b - 1, b);
+    }
+    return this.emit('heading', a, b);
+  }
+
+  private table(a: number, b: number): number {
+    let end = a + 2;
+    while (end < b && this.line(end).includes('|')) end++;
+    return this.emit('table', a, end);
+  }
+
+  private fence(i: number, end: number, to: number): number {
+    if (end < to || this.closesFence(i, end - 1)) return this.emit('code', i, end);
+    // Unclosed: a prompt is not a document. Protect up to a blank line after which the text does not
+    // look like code any more, and parse the rest.
+    for (let k = i + 1; k < end; k++) {
+      if (!this.blank(k)) continue;
+      let m = k;
+      while (m < end && this.blank(m)) m++;
+      if (m < end && !this.looksLikeCode(m, end)) {
+        this.emit('code', i, k);
+        return k;
+      }
+      k = m;
+    }
+    return this.emit('code', i, end);
+  }
+
+  private closesFence(open: number, close: number): boolean {
+    if (close <= open) return false;
+    const opener = FENCE_OPEN.exec(this.line(open))?.[1];
+    const closer = FENCE_CLOSE.exec(this.line(close))?.[1];
+    return !!opener && !!closer && closer[0] === opener[0] && closer.length >= opener.length;
+  }
+
+  /** Whether the lines from m up to a blank line continue code after a blank line in an unclosed fence. */
+  private looksLikeCode(m: number, end: number): boolean {
+    const first = this.line(m);
+    if (STRUCTURE.test(first) || TAG_LINE.test(first)) return false;
+    return /^[ \t]/.test(first) || CODE_SIGNAL.test(this.chunkText(m, this.chunkEnd(m, end)));
+  }
+
+  /**
+   * Indented code [a, b), by runs of lines between blank lines: a run that is plainly prose is text.
+   * At top level it is parsed again as Markdown at its indentation (it may be a list); inside a
+   * container it becomes prose blocks.
+   */
+  private indented(a: number, b: number, topLevel: boolean): number {
+    let codeStart = -1;
+    let codeEnd = -1;
+    for (let k = a; k < b; ) {
+      if (this.blank(k)) {
+        k++;
+        continue;
+      }
+      const chunkEnd = this.chunkEnd(k, b);
+      if (this.isPlainProse(k, chunkEnd)) {
+        if (codeStart >= 0) this.emit('code', codeStart, codeEnd);
+        codeStart = -1;
+        if (topLevel) {
+          const state = this.state;
+          const saved = state.blkIndent;
+          let indent = Infinity;
+          for (let j = k; j < chunkEnd; j++) indent = Math.min(indent, state.sCount[j]!);
+          state.blkIndent = indent;
+          this.run(k, chunkEnd);
+          state.blkIndent = saved;
+        } else {
+          this.paragraph(k, chunkEnd);
+        }
+      } else {
+        if (codeStart < 0) codeStart = k;
+        codeEnd = chunkEnd;
+      }
+      k = chunkEnd;
+    }
+    if (codeStart >= 0) this.emit('code', codeStart, codeEnd);
+    return b;
+  }
+
+  private isPlainProse(a: number, b: number): boolean {
+    const text = this.chunkText(a, b);
+    return PROSE_START.test(text) && !CODE_SIGNAL.test(text) && SENTENCE.test(text);
+  }
+
+  /** Lines [a, b) without indentation or container markers. */
+  private chunkText(a: number, b: number): string {
+    let text = '';
+    for (let k = a; k < b; k++) text += (k > a ? '\n' : '') + this.line(k).replace(/^[ \t>]*/, '');
+    return text;
+  }
+
+  private chunkEnd(k: number, b: number): number {
+    while (k < b && !this.blank(k)) k++;
+    return k;
+  }
+
+  /** A top-level HTML block whose first line is not a tag line alone. */
+  private html(i: number, end: number, to: number): number {
+    const type = this.htmlType(i);
+    if (!type) return this.prose(i, this.paragraphEnd(i, to), to); // `<p>Some text</p>`: text
+    const [, close, kind] = type;
+    if (end < to || close.test(this.line(end - 1))) return this.emit(kind, i, end);
+    // Unclosed comment or <pre>: like an unclosed fence, it does not swallow the rest of the prompt.
+    const blank = this.chunkEnd(i, end);
+    this.emit(kind, i, blank);
+    return blank;
+  }
+
+  private htmlType(line: number): (typeof HTML_CLOSED_BY)[number] | undefined {
+    const t = this.line(line);
+    return HTML_CLOSED_BY.find(([open]) => open.test(t.slice(PREFIX.exec(t)![0].length)));
+  }
+
+  /** Where a paragraph starting at line i ends, when markdown-it did not start it (a <keep> or HTML line). */
+  private paragraphEnd(i: number, to: number): number {
+    const state = this.state;
+    const saved = state.parentType;
+    state.parentType = 'paragraph';
+    let k = i + 1;
+    for (; k < to; k++) {
+      if (this.blank(k) || this.isBoundary(k) || state.sCount[k]! < state.blkIndent) break;
+      if (state.sCount[k]! - state.blkIndent > 3) continue;
+      if (PARAGRAPH_TERMINATORS.some((rule) => rule(state, k, to, true))) break;
+    }
+    state.parentType = saved;
+    return k;
+  }
+
+  /** The first line in [from, to) that ends any block before it (a tag line, <keep>, a `|` table), or -1. */
+  private boundary(from: number, to: number): number {
+    const k = this.boundaries[from]!;
+    return k < to ? k : -1;
+  }
+
+  private isBoundary(k: number): boolean {
+    const c = this.firstChar(k);
+    if (c === 0x3c) {
+      const t = this.line(k);
+      return TAG_LINE.test(t) || KEEP_OPEN.test(t);
+    }
+    return c === 0x7c && startsTable(this.line, k, this.state.lineMax);
+  }
+
+  /** A top-level paragraph [a, b): it does not end inside an open <keep> span. */
+  private prose(a: number, b: number, to: number): number {
+    let end = b;
+    if (this.hasKeep) {
+      let open = 0;
+      for (let k = a; k < b; k++) open += keepBalance(this.line(k));
+      while (open > 0 && end < to && this.lastKeepClose >= this.starts[end]!) open += keepBalance(this.line(end++));
+    }
+    this.paragraph(a, end);
+    return end;
+  }
+
+  /** Prose blocks of paragraph lines [a, b), split where a line starts a new item or quote line. */
+  private paragraph(a: number, b: number): void {
+    let start = a;
+    let open = this.hasKeep ? keepBalance(this.line(a)) : 0;
+    for (let k = a + 1; k < b; k++) {
+      if (open <= 0 && this.maySplit(k) && SPLIT.test(this.line(k))) {
+        this.emit('prose', start, k);
+        start = k;
+      }
+      if (this.hasKeep) open += keepBalance(this.line(k));
+    }
+    this.emit('prose', start, b);
+  }
+
+  private keepEnd(i: number): number {
+    const close = this.text.indexOf('</keep>', this.starts[i]);
+    if (close < 0) return -1;
+    for (let j = i; j < this.starts.length; j++) {
+      if (close >= this.starts[j]! && close <= this.ends[j]!) return BLANK.test(this.text.slice(close + 7, this.ends[j])) ? j : -1;
+    }
+    return -1;
+  }
+
+  private blank(k: number): boolean {
+    const state = this.state;
+    const pos = state.bMarks[k]! + state.tShift[k]!;
+    if (pos >= state.eMarks[k]!) return true; // spaces and tabs only
+    const c = state.src.charCodeAt(pos);
+    return c <= 32 || c === 0xa0 || c >= 0x1680 ? BLANK.test(this.line(k)) : false;
+  }
+
+  /** Code of the first character after spaces and tabs on line k (NaN on an empty line). */
+  private firstChar(k: number): number {
+    const state = this.state;
+    return state.src.charCodeAt(state.bMarks[k]! + state.tShift[k]!);
+  }
+
+  /** Cheap test before SPLIT: `>`, `•`, or a one-character marker before `.`/`)`, or digits. */
+  private maySplit(k: number): boolean {
+    const c = this.firstChar(k);
+    if (c === 0x3e || c === 0x2022 || (c >= 0x30 && c <= 0x39)) return true;
+    const d = this.state.src.charCodeAt(this.state.bMarks[k]! + this.state.tShift[k]! + 1);
+    return d === 0x2e || d === 0x29;
+  }
+
+  /** Adds a range for lines [a, b) (blank lines at its ends left out) and returns b. */
+  private emit(kind: BlockKind, a: number, b: number): number {
+    if (a < this.next) a = this.next;
+    this.fill(a);
+    while (a < b && this.blank(a)) a++;
+    let last = b - 1;
+    while (last >= a && this.blank(last)) last--;
+    if (last < a) return b;
+    this.push(kind, a, last + 1);
+    return b;
+  }
+
+  /** Lines before `upTo` that no block took (an empty list item `-`, text in an HTML block): prose or markup. */
+  private fill(upTo: number): void {
+    for (let k = this.next; k < upTo; k++) if (!this.blank(k)) this.push('prose', k, k + 1);
+  }
+
+  private push(kind: BlockKind, a: number, b: number): void {
+    const start = this.starts[a]!;
+    let contentStart = start;
+    if (kind === 'prose') {
+      const first = this.line(a);
+      const prefix = PREFIX.exec(first)![0].length;
+      if (b - a === 1 && prefix === first.trimEnd().length) kind = 'markup'; // a marker alone: `-`, `>`
+      else contentStart += prefix;
+    }
+    this.out.push({ kind, start, contentStart, end: this.ends[b - 1]! });
+    this.next = b;
+  }
 }
 
 function keepBalance(line: string): number {
+  if (!line.includes('keep>')) return 0;
   return (line.match(/<keep>/g)?.length ?? 0) - (line.match(/<\/keep>/g)?.length ?? 0);
 }
 
-function matchTable(lines: Line[], i: number): number {
-  const t = lines[i]!.text;
-  if (!t.includes('|')) return -1;
-  const next = lines[i + 1]?.text ?? '';
-  if (!(TABLE_SEPARATOR.test(next) || (t.trimStart().startsWith('|') && next.trimStart().startsWith('|')))) return -1;
+/** Rows led by `|`, or any row with a `|` above a delimiter row: a table up to the last row with a `|`. */
+type LineAt = (k: number) => string;
+
+function startsTable(line: LineAt, i: number, to: number): boolean {
+  const t = line(i);
+  if (!t.includes('|') || i + 1 >= to) return false;
+  const next = line(i + 1);
+  return TABLE_SEPARATOR.test(next) || (t.trimStart().startsWith('|') && next.trimStart().startsWith('|'));
+}
+
+function matchTable(line: LineAt, i: number, to: number): number {
+  if (!startsTable(line, i, to)) return -1;
   let j = i + 1;
-  while (j + 1 < lines.length && lines[j + 1]!.text.includes('|') && !BLANK.test(lines[j + 1]!.text)) j++;
+  while (j + 1 < to && line(j + 1).includes('|') && !BLANK.test(line(j + 1))) j++;
   return j;
 }
 
-function matchJson(lines: Line[], i: number): number | null {
-  const first = lines[i]!.text.trim();
+function matchJson(lineAt: LineAt, i: number, to: number): number | null {
+  const first = lineAt(i).trim();
   if (!/^[[{]/.test(first)) return null;
   let depth = 0;
   let inString = false;
   let text = '';
-  for (let j = i; j < lines.length && j < i + 5000; j++) {
-    const line = lines[j]!.text;
+  for (let j = i; j < to && j < i + 5000; j++) {
+    const line = lineAt(j);
     text += (j > i ? '\n' : '') + line;
     for (let k = 0; k < line.length; k++) {
       const ch = line[k];
@@ -167,13 +546,13 @@ function isJson(text: string): boolean {
   }
 }
 
-function matchYaml(lines: Line[], i: number): number | null {
-  if (!YAML_LINE.test(lines[i]!.text)) return null;
+function matchYaml(line: LineAt, i: number, to: number): number | null {
+  if (!YAML_LINE.test(line(i))) return null;
   let j = i;
   let nested = false;
   let shortValues = true;
-  for (; j < lines.length; j++) {
-    const t = lines[j]!.text;
+  for (; j < to; j++) {
+    const t = line(j);
     if (BLANK.test(t)) break;
     const m = YAML_LINE.exec(t);
     if (m) {
