@@ -1,11 +1,11 @@
-import { isProtected, type Block, type Doc, type Sentence } from '../doc';
+import { isProtected, isStructural, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences, scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
 import { remeasure, type Pass, type PassContext } from './context';
-import { dropEmptyStructure, structureCost } from './structure';
+import { framesOf } from './structure';
 
 /**
  * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
@@ -29,6 +29,8 @@ export interface Unit {
   termScores?: Map<string, number>;
   /** The sentences the unit stands for (a list item is one unit of all its sentences). */
   sentences?: Sentence[];
+  /** The prose block of `sentences`. */
+  parent?: Block;
   block?: Block;
   /** A clause of `sentences[0]` (index into its clauses) rather than the whole sentence. */
   clause?: number;
@@ -45,65 +47,111 @@ const BLOCK_SCORE = 0.8;
 const EXAMPLE_SCORE = 0.45;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
-const REFILLS = 3;
 
 function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
   const clausesOf = new Map<Sentence, Clause[]>();
+  const frames = new Frames(doc);
   const units: Unit[] = [];
-  let fixed = 0; // content kept whatever the budget (relaxed: pinned and protected; front matter)
-  const fixedTerms: Map<string, number>[] = [];
-  const add = (unit: Unit, pinned: boolean) => {
-    if (pinned && !strict) {
-      fixed += unit.cost;
-      if (unit.termScores) fixedTerms.push(unit.termScores);
-    } else units.push(pinned ? { ...unit, score: unit.score + PINNED } : unit);
+  const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
+  // `kept`: relaxed mode keeps it whatever the budget; `pinned`: strict mode ranks it first.
+  const add = (unit: Unit, kept: boolean, pinned = kept) => {
+    if (kept && !strict) fixedUnits.push(unit);
+    else units.push(pinned ? { ...unit, score: unit.score + PINNED } : unit);
   };
   const ranked = rankSentences(doc);
   for (const unit of sentenceUnits(doc, ranked, clausesOf, tokenizer)) {
     add(unit, unit.sentences!.some((s) => s.pinned || s.userKept));
   }
   let examples = 0;
-  let frontMatter: Block | undefined;
+  let fixed = frames.unframed;
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
     const cost = block.tokens + 1;
-    if (block.kind === 'frontmatter') (frontMatter = block), (fixed += cost);
+    // Front matter goes only when it alone is over a strict budget.
+    if (block.kind === 'frontmatter') {
+      if (strict && block.tokens > budget) (block.removed = true), (doc.notes.protectedDropped = true);
+      else fixed += cost;
+    }
     // An example that holds code is code too: relaxed mode keeps it whole.
-    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body));
-    else add({ cost, score: BLOCK_SCORE, order: units.length, block }, true);
-  }
-  // Front matter goes only when it alone is over a strict budget.
-  if (strict && frontMatter && frontMatter.tokens > budget) {
-    fixed -= frontMatter.tokens + 1;
-    frontMatter.removed = true;
-    doc.notes.protectedDropped = true;
+    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body), !!block.pinned);
+    else add({ cost, score: BLOCK_SCORE, order: units.length, block }, true, !!block.pinned);
   }
   const keep = new Set<Unit>();
   const covered = new Map<string, number>();
-  for (const termScores of fixedTerms) cover(covered, termScores);
+  for (const unit of fixedUnits) {
+    fixed += unit.cost + frames.open(unit);
+    if (unit.termScores) cover(covered, unit.termScores);
+  }
   const byCost = doc.task.trim() === '';
-  let room = fill(units, keep, covered, budget - fixed - structureCost(doc), byCost);
+  fill(units, keep, covered, budget - fixed, byCost, frames);
+  if (keep.size === 0 && fixedUnits.length === 0) {
+    // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
+    const fallback = ranked
+      .filter((r) => !r.sentence.userKept && !clausesOf.has(r.sentence))
+      .flatMap((r) => clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence], parent: parentOf(doc, r.sentence) }, clausesOf, tokenizer))
+      .filter((unit) => unit.clause !== undefined);
+    fill(fallback, keep, covered, budget - fixed, byCost, frames);
+    units.push(...fallback);
+    // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
+    if (keep.size === 0 && !strict && units.length > 0) {
+      const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
+      for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit), frames.open(unit);
+    }
+  }
   apply(doc, units, keep, clausesOf, tokenizer);
-  // Sections emptied by the selection lose their headings and tags: refill the budget they free.
-  for (let round = 0; round < REFILLS; round++) {
-    const freed = dropEmptyStructure(doc);
-    if (freed === 0) break;
-    room = fill(units, keep, covered, room + freed, byCost);
-    apply(doc, units, keep, clausesOf, tokenizer);
+  frames.dropUnopened();
+}
+
+const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
+
+/**
+ * The headings, tag pairs and lead-ins that frame content. A frame costs nothing until the first unit
+ * under it is kept, and is dropped at the end if none was: a section is kept with its heading and both
+ * tags, or not at all. Structure that frames nothing (a title, a lone tag, a rule line) is fixed.
+ */
+class Frames {
+  private readonly of: Map<Block, Block[]>;
+  private readonly opened = new Set<Block>();
+  /** Tokens of the structure that frames no content. */
+  readonly unframed: number;
+
+  constructor(private readonly doc: Doc) {
+    this.of = framesOf(doc);
+    const framing = new Set<Block>();
+    for (const list of this.of.values()) for (const frame of list) framing.add(frame), frame.tag?.partner && framing.add(frame.tag.partner);
+    let unframed = 0;
+    for (const block of doc.blocks) if (!block.removed && isStructural(block) && !framing.has(block)) unframed += block.tokens + 1;
+    this.unframed = unframed;
   }
-  if (keep.size > 0 || fixed > 0) return apply(doc, units, keep, clausesOf, tokenizer, true);
-  // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
-  const clauses = ranked.filter((r) => !r.sentence.userKept).flatMap((r) => (clausesOf.has(r.sentence) ? [] : clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence] }, clausesOf, tokenizer)));
-  const fallback = clauses.filter((unit) => unit.clause !== undefined);
-  fill(fallback, keep, covered, budget - structureCost(doc), byCost);
-  // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
-  if (keep.size === 0 && !strict && units.length > 0) {
-    const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
-    for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit);
+
+  /** Tokens the unit's frames still cost (none once opened). */
+  cost(unit: Unit): number {
+    let cost = 0;
+    for (const frame of this.framesOf(unit)) if (!this.opened.has(frame)) cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
+    return cost;
   }
-  apply(doc, [...units, ...fallback], keep, clausesOf, tokenizer, true);
-  dropEmptyStructure(doc);
+
+  /** Opens the unit's frames; returns what that cost. */
+  open(unit: Unit): number {
+    const cost = this.cost(unit);
+    for (const frame of this.framesOf(unit)) this.opened.add(frame);
+    return cost;
+  }
+
+  dropUnopened(): void {
+    for (const list of this.of.values()) {
+      for (const frame of list) {
+        const removed = !this.opened.has(frame);
+        frame.removed = removed;
+        if (frame.tag?.partner) frame.tag.partner.removed = removed;
+      }
+    }
+  }
+
+  private framesOf(unit: Unit): readonly Block[] {
+    return this.of.get((unit.parent ?? unit.block)!) ?? [];
+  }
 }
 
 function cover(covered: Map<string, number>, termScores: Map<string, number>): void {
@@ -115,7 +163,7 @@ function cover(covered: Map<string, number>, termScores: Map<string, number>): v
  * only falls), and goes on past units that do not fit so that smaller ones fill the room. Returns the
  * room left.
  */
-function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number, byCost: boolean): number {
+function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number, byCost: boolean, frames: Frames): number {
   const heap = new MaxHeap<{ priority: number; order: number; unit: Unit }>();
   units.forEach((unit, order) => {
     if (!keep.has(unit)) heap.push({ priority: priorityOf(unit, covered, byCost), order, unit });
@@ -131,9 +179,11 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
     // A dependent clause comes with the clauses it depends on.
     const needed = [top.unit];
     for (let head = top.unit.head; head && !keep.has(head); head = head.head) needed.push(head);
-    const cost = needed.reduce((n, unit) => n + unit.cost, 0);
+    // Its heading and tags come with the first unit of a section.
+    const cost = needed.reduce((n, unit) => n + unit.cost, 0) + frames.cost(top.unit);
     if (cost > room) continue;
     room -= cost;
+    frames.open(top.unit);
     for (const unit of needed) {
       keep.add(unit);
       if (unit.termScores) cover(covered, unit.termScores);
@@ -142,11 +192,8 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   return room;
 }
 
-/**
- * Marks what `keep` holds as kept and every other unit as removed; with `cut`, also cuts sentences to
- * their kept clauses (once, at the end: the refills in between only need to know what is kept).
- */
-function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, cut = false): void {
+/** Marks what `keep` holds as kept and every other unit as removed; cuts sentences to their kept clauses. */
+function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): void {
   const keptClauses = new Map<Sentence, boolean[]>();
   for (const unit of units) {
     const fits = keep.has(unit);
@@ -163,7 +210,7 @@ function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clause
   }
   for (const [sentence, kept] of keptClauses) {
     sentence.removed = !kept.some(Boolean);
-    if (!cut || sentence.removed || kept.every(Boolean)) continue;
+    if (sentence.removed || kept.every(Boolean)) continue;
     sentence.pieces = keepClauses(sentence.pieces, clausesOf.get(sentence)!, kept);
     remeasure(sentence, tokenizer);
   }
@@ -187,12 +234,12 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
       const ranks = kept.map((s) => rankOf.get(s)!);
       const termScores = new Map<string, number>();
       for (const r of ranks) for (const [term, value] of r.termScores) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2), score: Math.max(...ranks.map((r) => r.score)), order: ranks[0]!.order, termScores, sentences: kept });
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2), score: Math.max(...ranks.map((r) => r.score)), order: ranks[0]!.order, termScores, sentences: kept, parent: block });
       continue;
     }
     for (const sentence of kept) {
       const r = rankOf.get(sentence)!;
-      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence] };
+      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: block };
       if (byClause && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
       else units.push(whole);
     }
@@ -216,7 +263,7 @@ function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sentence, Cl
     chain = (clause.dependent ? chain : '') + text;
     const { score, termScores } = scoreClause(r, chain, new Set(terms(chain, true)));
     // Clause costs are counted, not estimated: a low estimate would make the tightening loop drop more.
-    const unit: Unit = { cost: tokenizer.count(text) + 1 / clauses.length, score, order: r.order, termScores, sentences: [r.sentence], clause: c };
+    const unit: Unit = { cost: tokenizer.count(text) + 1 / clauses.length, score, order: r.order, termScores, sentences: [r.sentence], parent: whole.parent, clause: c };
     if (clause.dependent) unit.head = units[c - 1];
     units.push(unit);
   });

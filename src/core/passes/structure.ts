@@ -57,3 +57,35 @@ export function dropEmptyStructure(doc: Doc): number {
   }
   return freed;
 }
+
+/**
+ * The headings, tag pairs and lead-ins each block stands under, innermost last: a unit whose frame was
+ * dropped as empty must not come back without it.
+ */
+export function framesOf(doc: Doc): Map<Block, Block[]> {
+  const frames = new Map<Block, Block[]>();
+  const headings: Block[] = [];
+  const tags: Block[] = [];
+  let leadIn: Block | null = null;
+  for (const block of doc.blocks) {
+    if (leadIn && !introduces(block)) leadIn = null;
+    if (block.kind === 'heading') {
+      const level = block.level ?? 1;
+      if (level === LEAD_IN_LEVEL) leadIn = block;
+      else {
+        while (headings.length > 0 && (headings[headings.length - 1]!.level ?? 1) >= level) headings.pop();
+        headings.push(block);
+      }
+      continue;
+    }
+    if (block.tag?.partner) {
+      if (!block.tag.closing) tags.push(block);
+      else if (tags[tags.length - 1] === block.tag.partner) tags.pop();
+      continue;
+    }
+    const own = [...headings, ...tags];
+    if (leadIn) own.push(leadIn);
+    frames.set(block, own);
+  }
+  return frames;
+}

@@ -3,6 +3,7 @@ import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
+import { ruleValue } from './rules';
 
 /** A prose sentence with where it stands, for ranking. */
 export interface RankedSentence {
@@ -124,24 +125,6 @@ function informativeness(text: string, sentence: Sentence, english: boolean): nu
   const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length; // capitalised words after the first
   const density = count ? info / count : 0;
   return density + 0.08 * Math.min(literals + names, 6);
-}
-
-// A constraint: a negation, a limit or a condition ("do not", "only", "at most", "unless", "if").
-const CONSTRAINT = /(?<![\p{L}'’])(?:not|no|never|none|nor|cannot|can't|don't|doesn't|won't|mustn't|shouldn't|without|except|unless|only|must|always|avoid|required?|forbidden|prohibited|maximum|minimum|at (?:most|least)|no (?:more|less|later) than|if)(?![\p{L}'’])/iu;
-// What a reader cannot guess: a code or identifier (E-4021, HTTP, snake_case, camelCase), a number.
-const SPECIFIC = /(?<![\p{L}\p{N}])(?:[\p{L}_-]*\d[\p{L}\p{N}._-]*|\p{Lu}{2,}[\p{Lu}\d_-]*|\p{Ll}+\p{Lu}[\p{L}\d]*|\w+_\w+)(?![\p{L}\p{N}])/gu;
-
-/**
- * Without a task, what makes a sentence worth keeping beyond its words: a rule (a constraint or
- * condition) outranks description, and a specific sentence (literals, codes, numbers, names)
- * outranks a vague one.
- */
-function ruleValue(text: string, sentence: Sentence): number {
-  const constraint = CONSTRAINT.test(text) ? 0.6 : 0;
-  const literals = sentence.pieces.filter((p) => p.locked).length;
-  const codes = text.match(SPECIFIC)?.length ?? 0;
-  const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length;
-  return constraint + 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
 }
 
 function normalize(values: number[]): number[] {
