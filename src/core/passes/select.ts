@@ -225,26 +225,67 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
   for (const r of ranked) rankOf.set(r.sentence, r);
   const byClause = doc.task.trim() !== '' && doc.english;
   const units: Unit[] = [];
-  for (const block of doc.blocks) {
-    if (block.removed || block.kind !== 'prose') continue;
-    const kept = block.sentences.filter((s) => !s.removed);
+  for (const group of proseGroups(doc)) {
+    const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
-    const listItem = isListItem(block);
+    const listItem = isListItem(group[0]!);
     if (listItem && kept.length > 1) {
+      // A rule is kept whole, and a set of definitions ("BILLING: charges, refunds") is one unit.
       const ranks = kept.map((s) => rankOf.get(s)!);
       const termScores = new Map<string, number>();
       for (const r of ranks) for (const [term, value] of r.termScores) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2), score: Math.max(...ranks.map((r) => r.score)), order: ranks[0]!.order, termScores, sentences: kept, parent: block });
+      // Worth its best sentence, and a little of each other one: a set says more than one item.
+      const best = Math.max(...ranks.map((r) => r.score));
+      const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2 * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0] });
       continue;
     }
     for (const sentence of kept) {
       const r = rankOf.get(sentence)!;
-      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: block };
-      if (byClause && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
+      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
+      if (byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
       else units.push(whole);
     }
   }
   return units;
+}
+
+// "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
+const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;
+const MORE_OF_A_UNIT = 0.25;
+/** A set is short: a long run of labelled rules is a list of rules, each kept or dropped on its own. */
+const MAX_SET_ITEMS = 12;
+const MAX_SET_ITEM_TOKENS = 40;
+
+/**
+ * Kept prose blocks, grouped: a run of short definition items at one indentation (the allowed values
+ * of a field, the plans on offer, the queues to choose from) is one group, since dropping one changes
+ * what the rest mean; every other block is a group of its own.
+ */
+function proseGroups(doc: Doc): Block[][] {
+  const groups: Block[][] = [];
+  const isItem = (block: Block) =>
+    block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length === 1 &&
+    block.sentences[0]!.tokens <= MAX_SET_ITEM_TOKENS && DEFINITION.test(block.sentences[0]!.pieces.map((p) => p.text).join(''));
+  const indent = (block: Block) => /^\s*/.exec(block.prefix)![0];
+  let run: Block[] = [];
+  const flush = () => {
+    if (run.length >= 2 && run.length <= MAX_SET_ITEMS) groups.push(run);
+    else for (const block of run) groups.push([block]);
+    run = [];
+  };
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose') continue;
+    if (isItem(block) && (run.length === 0 || (doc.blocks.indexOf(block) === doc.blocks.indexOf(run[run.length - 1]!) + 1 && indent(block) === indent(run[0]!)))) {
+      run.push(block);
+      continue;
+    }
+    flush();
+    if (isItem(block)) run.push(block);
+    else groups.push([block]);
+  }
+  flush();
+  return groups;
 }
 
 /**
