@@ -3,7 +3,8 @@
  *
  *   1. optimize throughput (budget 50%) on inputs of ~1k, 10k, 100k and 1M tokens, side by side with the
  *      time to tokenize the same input once (countTokens), as a ratio; warm (after a timed warm-up, so
- *      the JIT has settled), median of a few runs;
+ *      the JIT has settled), median of a few runs; at 10k also with a task (the task path ranks by
+ *      relevance and offers clauses);
  *   2. warm p50/p99 latency of optimize on a 2k-token prompt (200 runs);
  *   3. peak memory (max RSS of this process);
  *   4. tokenizer libraries: gpt-tokenizer vs js-tiktoken on the same ~1 MB text, each in a fresh process
@@ -167,21 +168,24 @@ const WARM_UP_MS = 2_000;
 const WARM_UP_PER_INPUT_MS = 500;
 
 /** Runs countTokens and optimize on `text` at least once and until `ms` have passed. */
-function warmUp(core: Core, text: string, ms: number): void {
+function warmUp(core: Core, text: string, ms: number, task = ''): void {
   const started = now();
   do {
     core.countTokens(text);
-    core.optimize({ text, budget: '50%' });
+    core.optimize({ text, budget: '50%', task });
   } while (now() - started < ms);
 }
 
-function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[] {
+/** The question the task path runs with: words the SQuAD text holds, as a user's question would. */
+const TASK = 'Which team won the game, and where was it played?';
+
+function throughput(core: Core, inputs: readonly Input[], quick: boolean, task = ''): Row[] {
   const rows: Row[] = [];
   // Warm-up: JIT, encodings, dictionaries. By time, not by count: V8 optimizes the pipeline's many
   // functions on a background thread, and a few runs leave most of them unoptimized (on a busy machine
   // the first 20 or so 10k-token runs took twice the settled time), which is not a warm measurement.
   const warm = inputs.find((i) => i.tokens <= 20_000) ?? inputs[0]!;
-  warmUp(core, warm.text, WARM_UP_MS);
+  warmUp(core, warm.text, WARM_UP_MS, task);
   let previous: Row | undefined;
   for (const input of inputs) {
     const estimate = previous ? previous.optimizeMs * (input.tokens / previous.input.tokens) : 0;
@@ -190,7 +194,7 @@ function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[]
       continue;
     }
     const runs = input.tokens >= 500_000 ? 3 : input.tokens >= 50_000 ? (quick ? 3 : 5) : input.tokens >= 5_000 ? (quick ? 5 : 31) : quick ? 11 : 31;
-    if (input.tokens < 500_000) warmUp(core, input.text, WARM_UP_PER_INPUT_MS);
+    if (input.tokens < 500_000) warmUp(core, input.text, WARM_UP_PER_INPUT_MS, task);
     const tokenize: number[] = [];
     const optimize: number[] = [];
     let outTokens = 0;
@@ -201,7 +205,7 @@ function throughput(core: Core, inputs: readonly Input[], quick: boolean): Row[]
       core.countTokens(input.text);
       tokenize.push(now() - t);
       t = now();
-      const result = core.optimize({ text: input.text, budget: '50%' });
+      const result = core.optimize({ text: input.text, budget: '50%', task });
       optimize.push(now() - t);
       outTokens = result.optimizedTokens;
       softLimit = result.softLimitEnforced;
@@ -356,6 +360,16 @@ async function main(): Promise<void> {
       ]),
     ),
   );
+
+  const tenK = inputs.find((i) => i.label === '10k');
+  if (tenK) {
+    console.log(`\n## With a task (budget 50%, relaxed, warm, median): "${TASK}"\n`);
+    const [row] = throughput(core, [tenK], quick, TASK);
+    console.log();
+    console.log(table(['input', 'tokens', 'runs', 'tokenize ms', 'optimize ms', 'optimize / tokenize', 'output tokens'], [[
+      row!.input.label, int.format(row!.input.tokens), String(row!.runs), ms(row!.tokenizeMs), ms(row!.optimizeMs), `${fmt(row!.optimizeMs / row!.tokenizeMs, 2)}×`, int.format(row!.outTokens),
+    ]]));
+  }
 
   console.log(`\n## Latency: ${int.format(latencyInput.tokens)}-token prompt, budget 50%, warm\n`);
   const lat = latency(core, latencyInput, quick ? 50 : 200);

@@ -7,10 +7,12 @@ const ABBREVIATIONS = new Set(
     .split(' '),
 );
 
-const isTerminator = (ch: string) => '.!?…。！？'.includes(ch);
+// Latin, CJK full-width, Devanagari danda and double danda, Arabic question mark.
+const isTerminator = (ch: string) => '.!?…。！？।॥؟'.includes(ch);
 const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
 /** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
-const isCandidate = (c: number) => c === 10 || c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
+const isCandidate = (c: number) =>
+  c === 10 || c === 46 || c === 33 || c === 63 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964 || c === 0x0965 || c === 0x061f;
 
 /**
  * Sentence boundaries of `text` as end offsets (exclusive), never inside a protected span.

@@ -1,0 +1,24 @@
+import { strict as assert } from 'node:assert';
+import { findProtectedSpans } from '../../../src/core/text/inline';
+import { sentenceEnds } from '../../../src/core/text/sentences';
+
+/** The sentences of `text` as the segmenter cuts them, trimmed. */
+const split = (text: string): string[] => {
+  let start = 0;
+  return sentenceEnds(text, findProtectedSpans(text)).map((end) => {
+    const sentence = text.slice(start, end).trim();
+    start = end;
+    return sentence;
+  });
+};
+
+describe('core/text/sentences', () => {
+  const cases: [string, string, string[]][] = [
+    ['English, with an abbreviation and a decimal', 'Dr. Smith paid 3.5 GB. Then he left.', ['Dr. Smith paid 3.5 GB.', 'Then he left.']],
+    ['Chinese full stops, no spaces', '请用中文回答。不要编造数据。', ['请用中文回答。', '不要编造数据。']],
+    ['Japanese', '必ず確認してください。番号は聞かないでください。', ['必ず確認してください。', '番号は聞かないでください。']],
+    ['Hindi danda', 'वारसॉ पोलैंड की राजधानी है। यह विस्तुला नदी पर है।', ['वारसॉ पोलैंड की राजधानी है।', 'यह विस्तुला नदी पर है।']],
+    ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
+  ];
+  for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
+});
