@@ -61,6 +61,8 @@ export interface Block {
   level?: number;
   /** The prompt's final input (last `<question>` section, trailing "Input:" …): kept in relaxed mode. */
   pinned?: boolean;
+  /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */
+  verbatim?: boolean;
 }
 
 export interface Doc {
@@ -101,6 +103,16 @@ export function keptSentences(doc: Doc): Sentence[] {
   const kept: Sentence[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
+    for (const sentence of block.sentences) if (!sentence.removed) kept.push(sentence);
+  }
+  return kept;
+}
+
+/** Kept sentences that word edits may touch: not those of quoted material (see Block.verbatim). */
+export function editableSentences(doc: Doc): Sentence[] {
+  const kept: Sentence[] = [];
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose' || block.verbatim) continue;
     for (const sentence of block.sentences) if (!sentence.removed) kept.push(sentence);
   }
   return kept;

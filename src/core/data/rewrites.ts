@@ -53,11 +53,6 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['what I would like you to do', 'what to do'],
   ['what I want you to do', 'what to do'],
   ['what I need you to do', 'what to do'],
-  ['I would like you to', ''],
-  ["I'd like you to", ''],
-  ['I want you to', ''],
-  ['I need you to', ''],
-  ['I would like to ask you to', ''],
   ['I am asking you to', ''],
   ['I am going to ask you to', ''],
   ['your task is to', ''],
@@ -336,6 +331,12 @@ export const REWRITES: readonly (readonly [string, string])[] = [
 export const OPENERS: readonly (readonly [string, string])[] = [
   ['you should not', "don't"],
   ['you should', ''],
+  // Only where they open the sentence: "… and I'd like you to act as" must not become "… and act as".
+  ['I would like to ask you to', ''],
+  ['I would like you to', ''],
+  ["I'd like you to", ''],
+  ['I want you to', ''],
+  ['I need you to', ''],
 ];
 
 /**

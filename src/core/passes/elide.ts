@@ -1,4 +1,4 @@
-import { estimateTokens, keptSentences } from '../doc';
+import { estimateTokens, editableSentences } from '../doc';
 import { opensSentenceAt } from '../text/sentences';
 import { STOPWORDS } from '../text/words';
 import { remeasure, type Pass } from './context';
@@ -83,7 +83,7 @@ export const elision: Pass = {
   run(doc, { tokenizer, budget }) {
     if (!doc.english) return;
     let excess = estimateTokens(doc) - budget;
-    const sentences = keptSentences(doc).sort((a, b) => a.score - b.score);
+    const sentences = editableSentences(doc).sort((a, b) => a.score - b.score);
     for (const sentence of sentences) {
       if (excess <= 0) return;
       let changed = false;

@@ -1,4 +1,4 @@
-import { estimateTokens, keptSentences, type Doc, type Piece, type Sentence } from '../doc';
+import { estimateTokens, editableSentences, type Doc, type Piece, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MEANING_FREE } from '../text/words';
 import { remeasure, type Pass } from './context';
@@ -45,7 +45,7 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
   let savings = savingsByEncoding.get(tokenizer.encoding);
   if (!savings) savingsByEncoding.set(tokenizer.encoding, (savings = new Map()));
   const candidates: Candidate[] = [];
-  for (const sentence of keptSentences(doc)) {
+  for (const sentence of editableSentences(doc)) {
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
       MEANING_FREE.lastIndex = 0;

@@ -1,5 +1,5 @@
 import { CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import { keptSentences, type Piece } from '../doc';
+import { editableSentences, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
@@ -21,7 +21,7 @@ export const rewrite: Pass = {
   lossy: false,
   run(doc, { tokenizer }) {
     if (!doc.english) return;
-    for (const sentence of keptSentences(doc)) {
+    for (const sentence of editableSentences(doc)) {
       if (isCourtesy(sentence.pieces)) {
         sentence.removed = true;
         continue;

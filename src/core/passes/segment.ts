@@ -3,6 +3,7 @@ import { promptRanges } from '../prompt/layout';
 import { isListItem } from './select';
 import { LEAD_IN_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
+import { isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { findProtectedSpans } from '../text/inline';
 import { isEnglish } from '../text/language';
@@ -37,6 +38,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
     }
   }
   pairTagBlocks(blocks);
+  markVerbatim(blocks);
   markLeadIns(blocks);
   pinRequests(blocks);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
@@ -64,6 +66,32 @@ function markLeadIns(blocks: Block[]): void {
   });
 }
 
+/**
+ * A prompt that ends with its material announced by a colon ("Here is the handler:", then the code; "相关
+ * 代码如下：", then the table) pins that material: it is what the prompt is about. Closing thanks after
+ * it do not count.
+ */
+function pinMaterial(blocks: Block[]): boolean {
+  const said = (block: Block) => block.kind === 'prose' && block.sentences.every((s) => isMeta(sentenceText(s)));
+  let end = blocks.length - 1;
+  while (end >= 0 && (blocks[end]!.kind === 'markup' || said(blocks[end]!))) end--;
+  const material = blocks[end];
+  if (!material || (material.kind !== 'code' && material.kind !== 'data' && material.kind !== 'table')) return false;
+  const before = blocks[end - 1];
+  const lastSentence = before?.sentences[before.sentences.length - 1];
+  const announced = before && (before.level === LEAD_IN_LEVEL || (before.kind === 'prose' && lastSentence !== undefined && /[:：]\s*$/.test(sentenceText(lastSentence))));
+  if (announced) material.pinned = true;
+  return !!announced;
+}
+
+function markVerbatim(blocks: Block[]): void {
+  let depth = 0;
+  for (const block of blocks) {
+    if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name)) depth += block.tag.closing ? -1 : 1;
+    else if (depth > 0 && block.kind === 'prose') block.verbatim = true;
+  }
+}
+
 function pairTagBlocks(blocks: Block[]): void {
   const partner = pairTags(blocks.map((b) => b.tag ?? null));
   partner.forEach((j, i) => {
@@ -72,17 +100,25 @@ function pairTagBlocks(blocks: Block[]): void {
 }
 
 // "You are a …", "Act as …", "I want you to act as …": who the model is to be.
-const ROLE = /^(?:[^\p{L}]*)(?:hello[!,.]?\s*|hi[!,.]?\s*)?(?:you are|you're|act as|i want you to act as|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act as|your role is|imagine you are|pretend (?:to be|you are)|as an? [\w -]{1,40}, you)\b/iu;
+// "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
+const ROLE = new RegExp(
+  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act as|i want you to act as|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act as|' +
+    'your role is|imagine you are|pretend (?:to be|you are)|as an? [\\w -]{1,40}, you|' +
+    'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
+    'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
+  'iu',
+);
+// Material to quote, not to reword: its sentences may go, their words stay as written.
+const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input)$/;
 
 /**
  * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
-/** What a lead-in line may introduce: list items and examples. */
-export const introduces = (block: Block): boolean => block.kind === 'example' || (block.kind === 'prose' && isListItem(block));
+/** What a lead-in line may introduce: list items, examples, code, data and tables. */
+export const introduces = (block: Block): boolean =>
+  block.kind === 'example' || block.kind === 'code' || block.kind === 'data' || block.kind === 'table' || (block.kind === 'prose' && isListItem(block));
 
-// Words to the person who wrote the prompt, not to the model: never its closing request.
-const META = /^[^\p{L}]*(?:let (?:me|us) know|feel free|thanks|thank you|(?:i )?hope|please let|if (?:anything|something) is unclear)/iu;
 
 function pinRequests(blocks: Block[]): void {
   const prose = blocks.filter((b) => b.kind === 'prose');
@@ -100,13 +136,16 @@ function pinRequests(blocks: Block[]): void {
     if (block.kind === 'prose' && last && next && (next.pinned || next.sentences[0]?.pinned) && /[:：]\s*$/.test(sentenceText(last))) last.pinned = true;
   });
   if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
+  if (pinMaterial(blocks)) return;
   let lastProse = blocks.length - 1;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
   if (!last || last.kind !== 'prose' || lastProse < blocks.length - 2) return;
   const closing = last.sentences[last.sentences.length - 1];
   const text = closing ? sentenceText(closing) : '';
-  if (closing && !META.test(text) && (closing.instruction || /[?:？：]\s*$/.test(text))) closing.pinned = true;
+  // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
+  // an instruction ("Summarize the following text:"), which is pinned as one.
+  if (closing && !isMeta(text) && (closing.instruction || /[?？]\s*$/.test(text))) closing.pinned = true;
 }
 
 function unwrapKeep(raw: string): string {

@@ -1,4 +1,4 @@
-import { isProtected, isStructural, type Block, type Doc, type Sentence } from '../doc';
+import { isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences, scoreClause, type RankedSentence } from '../scoring/importance';
@@ -171,6 +171,7 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
+    if (top.unit.score <= 0) continue; // filler ("I hope that's enough") never takes budget, even if it fits
     const current = priorityOf(top.unit, covered, byCost);
     if (current < top.priority - 1e-12 && heap.size > 0 && current < heap.peek()!.priority) {
       heap.push({ ...top, priority: current });
@@ -240,15 +241,24 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
       units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2 * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0] });
       continue;
     }
+    let previous: Unit | undefined;
     for (const sentence of kept) {
       const r = rankOf.get(sentence)!;
       const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
       if (byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
-      else units.push(whole);
+      else {
+        // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
+        if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+        units.push(whole);
+      }
+      previous = units[units.length - 1];
     }
   }
   return units;
 }
+
+// Openers that lean on the sentence before: kept only with it (without a task; with one, relevance decides).
+const CONTINUES = /^[^\p{L}]*(?:then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

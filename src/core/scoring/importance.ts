@@ -3,7 +3,7 @@ import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
-import { ruleValue } from './rules';
+import { metaPenalty, ruleValue } from './rules';
 
 /** A prose sentence with where it stands, for ranking. */
 export interface RankedSentence {
@@ -63,10 +63,10 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
       const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence) : 0;
-      const rest = 0.15 * information[i]! + 0.1 * structure + rule;
+      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
-    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence);
+    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!);
     r.sentence.score = r.score;
   });
   return ranked;
