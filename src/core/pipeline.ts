@@ -77,7 +77,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   }
   passes.push({ name: 'render', tokens });
   const emptied = output.trim() === '' && original.text.trim() !== '';
-  const softLimitEnforced = mode === 'strict' ? doc.notes.protectedDropped || emptied : tokens > budget;
+  const softLimitEnforced = emptied || (mode === 'strict' ? doc.notes.protectedDropped : tokens > budget);
   return { text: output, tokens, softLimitEnforced, passes, removed };
 }
 

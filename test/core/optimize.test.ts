@@ -56,6 +56,13 @@ describe('core/optimize', () => {
     assert.equal(relaxed.softLimitEnforced, true);
   });
 
+  it('relaxed mode never returns nothing: with several sentences and no room, the best one stays, flagged', () => {
+    const text = 'Please could you kindly take a careful look at the following text and summarize it for me. It is very important that parseConfig() returns 42. In order to do this properly, you should consider every point.';
+    const r = optimize({ text, budget: 1 });
+    assert.ok(r.text.trim().length > 0, 'empty output');
+    assert.equal(r.softLimitEnforced, true);
+  });
+
   it('returns empty text for empty input', () => {
     const r = optimize({ text: '', budget: '50%' });
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);

@@ -92,9 +92,9 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       .flatMap((r) => clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence], parent: parentOf(doc, r.sentence) }, clausesOf, tokenizer))
       .filter((unit) => unit.clause !== undefined);
     fill(fallback, keep, covered, budget - fixed, byCost, frames);
-    units.push(...fallback);
+    if (keep.size > 0) units.push(...fallback);
     // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
-    if (keep.size === 0 && !strict && units.length > 0) {
+    else if (!strict && units.length > 0) {
       const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
       for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit), frames.open(unit);
     }
@@ -238,13 +238,13 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
       // Worth its best sentence, and a little of each other one: a set says more than one item.
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, 2 * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0] });
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0] });
       continue;
     }
     let previous: Unit | undefined;
     for (const sentence of kept) {
       const r = rankOf.get(sentence)!;
-      const whole: Unit = { cost: sentence.tokens + (listItem ? 2 : 1), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
+      const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
       if (byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
       else {
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
@@ -263,6 +263,13 @@ const CONTINUES = /^[^\p{L}]*(?:then|that means|this means|that is|without (?:it
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;
 const MORE_OF_A_UNIT = 0.25;
+/**
+ * What a unit costs beyond its own tokens where it joins the text: the space before a sentence mostly
+ * goes into its first word's token and a line break into the previous one (".\n"); a list marker is a
+ * token. Half a token of slack each: the exact count after selection catches the rest.
+ */
+const JOIN_SENTENCE = 0.5;
+const JOIN_LIST = 1.5;
 /** A set is short: a long run of labelled rules is a list of rules, each kept or dropped on its own. */
 const MAX_SET_ITEMS = 12;
 const MAX_SET_ITEM_TOKENS = 40;

@@ -23,6 +23,8 @@ export interface RankedSentence {
 }
 
 const RELEVANCE_NEIGHBOUR = 0.35;
+/** What the prompt asks for ranks with its rules, whatever words it uses. */
+const TASK_STATEMENT = 0.3;
 const ANSWER_TYPE = 0.3;
 const WEIGHT_RELEVANCE = 0.75;
 
@@ -53,6 +55,8 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
   let lastInstruction = -1;
   ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
+  // The prompt's task: its first instruction other than the role ("Read the lease and list …").
+  const taskStatement = ranked.findIndex((r) => r.sentence.instruction && !r.sentence.pinned && !r.inList);
   ranked.forEach((r, i) => {
     const structure =
       (r.sentence.instruction ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
@@ -63,10 +67,10 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
       const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence) : 0;
-      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!);
+      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
-    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!);
+    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!) + (i === taskStatement ? TASK_STATEMENT : 0);
     r.sentence.score = r.score;
   });
   return ranked;
