@@ -5,7 +5,9 @@ import { rankSentences, scoreClause, type RankedSentence } from '../scoring/impo
 import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
 import { remeasure, type Pass, type PassContext } from './context';
-import { framesOf } from './structure';
+import { framesOf, LEAD_IN_LEVEL } from './structure';
+import { isInstruction } from '../scoring/structure';
+import { hasConstraint, ruleValue } from '../scoring/rules';
 
 /**
  * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
@@ -45,6 +47,8 @@ const PINNED = 10;
 /** Value of a protected block or an example, on the scale of sentence scores (about 0–1.5). */
 const BLOCK_SCORE = 0.8;
 const EXAMPLE_SCORE = 0.45;
+/** A lead-in that instructs ("Classify … into one of these queues:") adds this to what it introduces. */
+const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
 
@@ -61,6 +65,10 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   };
   const ranked = rankSentences(doc);
   for (const unit of sentenceUnits(doc, ranked, clausesOf, tokenizer)) {
+    // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
+    // introduces: the list carries the lead-in's value.
+    const leadIn = frames.leadIn(unit);
+    if (leadIn) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
     add(unit, unit.sentences!.some((s) => s.pinned || s.userKept));
   }
   let examples = 0;
@@ -137,6 +145,11 @@ class Frames {
     const cost = this.cost(unit);
     for (const frame of this.framesOf(unit)) this.opened.add(frame);
     return cost;
+  }
+
+  /** The lead-in line the unit stands under, if any. */
+  leadIn(unit: Unit): Block | undefined {
+    return this.framesOf(unit).find((frame) => frame.level === LEAD_IN_LEVEL);
   }
 
   dropUnopened(): void {
@@ -245,7 +258,9 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
     for (const sentence of kept) {
       const r = rankOf.get(sentence)!;
       const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
-      if (byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
+      // A sentence with a negation or limit is kept whole: a clause of it could drop the "not".
+      const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !hasConstraint(sentenceText(sentence));
+      if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
       else {
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
         if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;

@@ -35,18 +35,22 @@ const META = new RegExp(
   'iu',
 );
 
+/** Holds a negation, limit or condition: cut into clauses, it could lose it. */
+export const hasConstraint = (text: string): boolean => CONSTRAINT.test(text);
+
 /** Talk about the prompt itself, not to the model. */
 export const isMeta = (text: string): boolean => META.test(text);
 
 /**
- * What makes a sentence of a prompt worth keeping beyond its words: a rule (a constraint or
+ * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
+ * many protected literals the text holds): a rule (a constraint or
  * condition) outranks description, and a specific sentence (literals, codes, numbers, names) outranks
  * a vague one. Talk about the prompt itself is no rule (see metaPenalty).
  */
-export function ruleValue(text: string, sentence: Sentence): number {
+export function ruleValue(text: string, sentence: Sentence | number): number {
   if (isMeta(text)) return 0;
   const constraint = CONSTRAINT.test(text) ? 0.6 : 0;
-  const literals = sentence.pieces.filter((p) => p.locked).length;
+  const literals = typeof sentence === 'number' ? sentence : sentence.pieces.filter((p) => p.locked).length;
   const codes = text.match(SPECIFIC)?.length ?? 0;
   const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length;
   return constraint + 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
