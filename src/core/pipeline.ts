@@ -52,8 +52,9 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   for (const pass of PASSES) {
     if (pass.lossy) {
       if (estimateTokens(doc) <= budget) continue;
-      // The estimate errs high where units join: count once before the first loss, which may not be needed.
-      if (!checked && (checked = true) && (exact = measure()).tokens <= budget) break;
+      // The estimate errs high where units join, by at most a token a unit: when it is that close to the
+      // budget, count once before the first loss, which may not be needed.
+      if (!checked && (checked = true) && estimateTokens(doc) - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
     }
     run(pass, context);
@@ -79,6 +80,13 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   const emptied = output.trim() === '' && original.text.trim() !== '';
   const softLimitEnforced = emptied || (mode === 'strict' ? doc.notes.protectedDropped : tokens > budget);
   return { text: output, tokens, softLimitEnforced, passes, removed };
+}
+
+/** Blocks and sentences the text is made of: each join can cost the estimate a token. */
+function unitCount(doc: Doc): number {
+  let units = 0;
+  for (const block of doc.blocks) if (!block.removed) units += block.kind === 'prose' ? block.sentences.length + 1 : 1;
+  return units;
 }
 
 /**

@@ -67,10 +67,10 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
       const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence) : 0;
-      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!) + (i === taskStatement ? TASK_STATEMENT : 0);
+      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
-    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!) + (i === taskStatement ? TASK_STATEMENT : 0);
+    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!, r.sentence) + (i === taskStatement ? TASK_STATEMENT : 0);
     r.sentence.score = r.score;
   });
   return ranked;

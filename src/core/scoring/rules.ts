@@ -1,60 +1,171 @@
-import type { Sentence } from '../doc';
+import { sentenceWords, type Sentence } from '../doc';
+import { words } from '../text/words';
 
-// A constraint: a negation, a limit, a condition or an exact requirement, in the languages the product
-// ships. Latin-script words need word boundaries; Chinese and Japanese have none.
-const CONSTRAINT = new RegExp(
-  '(?<![\\p{L}\'’])(?:' +
-    [
-      "not|no|never|none|nor|cannot|can't|don't|doesn't|won't|mustn't|shouldn't|without|except|unless|only|must|always|avoid",
-      'required?|forbidden|prohibited|maximum|minimum|exactly|at (?:most|least)|no (?:more|less|later) than|nothing (?:else|but)|if',
-      'nicht|nie|niemals|kein(?:e|en|em|er)?|nur|immer|muss|müssen|darf|dürfen|ohne|außer|genau', // de
-      'nunca|jamás|solo|sólo|solamente|siempre|debe|deben|sin|excepto|salvo', // es (no: above)
-      "ne|n'|jamais|seulement|uniquement|toujours|doit|doivent|sans|sauf", // fr
-      'não|apenas|somente|sempre|deve|devem|sem|exceto', // pt
-    ].join('|') +
-    ')(?![\\p{L}\'’])|必ず|絶対|ないで|ません|禁止|のみ|だけ|しないこと|不要|不得|必须|务必|仅|不能|切勿|请勿|只能',
-  'iu',
+/**
+ * A small phrase matcher over a sentence's scanned, lower-cased words (see `words`): every sentence is
+ * read on every ranking, and a set lookup per word is many times cheaper than a long regular
+ * expression with look-arounds. Chinese and Japanese, which have no word boundaries, go by substring.
+ */
+class Phrases {
+  private readonly byFirst = new Map<string, string[][]>();
+
+  constructor(phrases: string, private readonly cjk: readonly string[] = [], private readonly prefixes: readonly string[] = []) {
+    for (const phrase of phrases.trim().split(/\s*\|\s*/)) {
+      const parts = phrase.split(' ');
+      const list = this.byFirst.get(parts[0]!) ?? [];
+      list.push(parts);
+      this.byFirst.set(parts[0]!, list);
+    }
+  }
+
+  /** Whether the words (or, for CJK, the text) hold one of the phrases; `first` limits to the opening word. */
+  in(scanned: readonly string[], text: string, first = false): boolean {
+    const end = first ? Math.min(1, scanned.length) : scanned.length;
+    for (let i = 0; i < end; i++) {
+      const word = scanned[i]!;
+      for (const parts of this.byFirst.get(word) ?? []) {
+        let k = 1;
+        while (k < parts.length && scanned[i + k] === parts[k]) k++;
+        if (k === parts.length) return true;
+      }
+      for (const prefix of this.prefixes) if (word.startsWith(prefix)) return true;
+    }
+    return this.cjk.length > 0 && hasWide(text) && this.cjk.some((phrase) => text.includes(phrase));
+  }
+}
+
+const hasWide = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x3040) return true;
+  return false;
+};
+
+// A constraint: a negation, a limit, a condition or an exact requirement, in the languages the product ships.
+const CONSTRAINT = new Phrases(
+  "not | no | never | none | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | shouldn't | " +
+    'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
+    'exactly | at most | at least | nothing else | nothing but | if | ' +
+    'nicht | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
+    'nunca | jamás | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
+    'ne | jamais | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
+    'não | apenas | somente | sempre | deve | devem | sem | exceto',
+  ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能'],
+  ["n'", 'n’'],
 );
 
-// What a reader cannot guess: a code or identifier (E-4021, HTTP, snake_case, camelCase), a number.
-const SPECIFIC = /(?<![\p{L}\p{N}])(?:[\p{L}_-]*\d[\p{L}\p{N}._-]*|\p{Lu}{2,}[\p{Lu}\d_-]*|\p{Ll}+\p{Lu}[\p{L}\d]*|\w+_\w+)(?![\p{L}\p{N}])/gu;
-
-// Words to the prompt's reader about the prompt, not to the model: greetings, thanks, hopes, apologies,
-// hedges about the writer's own knowledge ("I hope that's enough", "let me know if …", "honestly I'm
-// not sure …"). Such a sentence is never a rule, even with a "not" in it.
-const META = new RegExp(
-  '^[^\\p{L}]*(?:hi|hello|hey|hallo|hola|bonjour|salut|olá|oi)(?![\\p{L}])|' +
-    '(?<![\\p{L}])(?:thanks?|thank you|i hope|hope (?:this|that)|let me know|sorry|apologi[sz]e|bear with me|i guess|i think that|' +
-    "feel free|please let|if (?:anything|something) is unclear|honestly|to be honest|i'?m not (?:sure|great|good|an expert)|not (?:quite )?sure|i don'?t know|" +
-    'danke|vielen dank|ich hoffe|entschuldig|ehrlich gesagt|nicht (?:ganz )?sicher|weiß nicht|' +
-    'gracias|espero que|perdón|perdona|lo siento|no (?:sé|estoy segur[oa])|' +
-    "merci|j'espère|désolée?|pas sûre?|je ne sais pas|" +
-    'obrigad[oa]|desculp[ae]|não sei|não tenho certeza)(?![\\p{L}])' +
-    '|こんにちは|よろしくお願い|お世話になって|お疲れ様|ありがとう|すみません|申し訳|わかりません|' +
-    '你好|您好|谢谢|感谢|麻烦了|辛苦了|希望这|不确定|不太清楚|请你喝',
-  'iu',
+// Words to the prompt's reader about the prompt, not to the model: thanks, hopes, apologies, hedges
+// about the writer's own knowledge ("I hope that's enough", "let me know if …", "honestly I'm not sure
+// …"). Such a sentence is never a rule, even with a "not" in it. Greetings count only as the first word.
+const META = new Phrases(
+  "thanks | thank you | i hope | hope this | hope that | let me know | sorry | apologise | apologize | bear with me | i guess | " +
+    "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
+    "i'm not good | not sure | not quite sure | i don't know | i don’t know | " +
+    'danke | vielen dank | ich hoffe | ehrlich gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
+    'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | ' +
+    "merci | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | " +
+    'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza',
+  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝'],
+  ['entschuldig'],
 );
+const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');
 
 /** Holds a negation, limit or condition: cut into clauses, it could lose it. */
-export const hasConstraint = (text: string): boolean => CONSTRAINT.test(text);
+export const hasConstraint = (text: string, scanned: readonly string[] = words(text)): boolean => CONSTRAINT.in(scanned, text);
 
 /** Talk about the prompt itself, not to the model. */
-export const isMeta = (text: string): boolean => META.test(text);
+export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean => META.in(scanned, text) || GREETING.in(scanned, text, true);
 
 /**
  * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
- * many protected literals the text holds): a rule (a constraint or
- * condition) outranks description, and a specific sentence (literals, codes, numbers, names) outranks
- * a vague one. Talk about the prompt itself is no rule (see metaPenalty).
+ * many protected literals the text holds): a rule (a constraint or condition) outranks description,
+ * and a specific sentence (literals, codes, numbers, names) outranks a vague one. Talk about the prompt
+ * itself is no rule (see metaPenalty).
  */
 export function ruleValue(text: string, sentence: Sentence | number): number {
-  if (isMeta(text)) return 0;
-  const constraint = CONSTRAINT.test(text) ? 0.6 : 0;
-  const literals = typeof sentence === 'number' ? sentence : sentence.pieces.filter((p) => p.locked).length;
-  const codes = text.match(SPECIFIC)?.length ?? 0;
-  const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length;
+  if (typeof sentence !== 'number') return signals(sentence, text).rule;
+  const scanned = words(text);
+  return isMeta(text, scanned) ? 0 : computeRule(text, scanned, sentence);
+}
+
+function computeRule(text: string, scanned: readonly string[], literals: number): number {
+  const constraint = hasConstraint(text, scanned) ? 0.6 : 0;
+  const { codes, names } = specifics(text);
   return constraint + 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
 }
 
+// ASCII character classes for the scan below; anything else is looked at only when it occurs.
+const GAP = 1; // between words: white space and the punctuation around them ("E-4021," keeps its "-")
+const EDGE = 2; // a gap only at a word's start: "v3.14.2." and "don't" keep theirs inside
+const MARK = 3; // a digit or an underscore: a code
+const UPPER = 4;
+const LOWER = 5;
+const ASCII = new Uint8Array(128);
+for (const ch of ' \t\n\r,;:!?()"[]{}') ASCII[ch.charCodeAt(0)] = GAP;
+for (const ch of ".'") ASCII[ch.charCodeAt(0)] = EDGE;
+for (let c = 48; c <= 57; c++) ASCII[c] = MARK;
+ASCII[95] = MARK;
+for (let c = 65; c <= 90; c++) ASCII[c] = UPPER;
+for (let c = 97; c <= 122; c++) ASCII[c] = LOWER;
+
+const WHITE = new Set([32, 9, 10, 13, 0xa0]);
+
+function classOf(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII[c]!;
+  if (c === 0xa0 || c === 0x201c || c === 0x201d) return GAP;
+  if (c === 0x2018 || c === 0x2019) return EDGE;
+  const ch = text[i]!;
+  return ch !== ch.toLowerCase() ? UPPER : ch !== ch.toUpperCase() ? LOWER : 0;
+}
+
+/**
+ * What a reader cannot guess, counted in one scan of the words: codes and identifiers (a digit, an
+ * underscore, a run of capitals as in E-4021 or HTTP, camelCase) and names (a capitalised word after
+ * the first). Every sentence is read on every ranking: a table lookup per character, no pattern.
+ */
+function specifics(text: string): { codes: number; names: number } {
+  let codes = 0;
+  let names = 0;
+  let words = 0;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    let k = classOf(text, i);
+    while (k === GAP || k === EDGE) {
+      if (++i >= n) return { codes, names };
+      k = classOf(text, i);
+    }
+    // A name: a capital, then a small letter ("Acme", not "I" or "HTTP"), preceded by white space.
+    const startsName = k === UPPER && i + 1 < n && classOf(text, i + 1) === LOWER && i > 0 && WHITE.has(text.charCodeAt(i - 1));
+    let mark = false;
+    let capitals = 0;
+    let camel = false;
+    let previousLower = false;
+    for (; i < n && k !== GAP; k = ++i < n ? classOf(text, i) : GAP) {
+      if (k === MARK) mark = true;
+      else if (k === UPPER) {
+        capitals++;
+        if (previousLower) camel = true;
+        previousLower = false;
+      } else previousLower = k === LOWER;
+    }
+    if (mark || capitals >= 2 || camel) codes++;
+    else if (words > 0 && startsName) names++;
+    words++;
+  }
+  return { codes, names };
+}
+
 /** Talk about the prompt ranks below everything that says something, with or without a task. */
-export const metaPenalty = (text: string): number => (isMeta(text) ? 0.6 : 0);
+export const metaPenalty = (text: string, sentence: Sentence): number => (signals(sentence, text).meta ? 0.6 : 0);
+
+// Every ranking (and each tightening round re-ranks) reads these for every sentence: once per text.
+const cache = new WeakMap<Sentence, { text: string; rule: number; meta: boolean }>();
+
+function signals(sentence: Sentence, text: string): { rule: number; meta: boolean } {
+  const cached = cache.get(sentence);
+  if (cached && cached.text === text) return cached;
+  const scanned = sentenceWords(sentence);
+  const meta = isMeta(text, scanned);
+  const fresh = { text, meta, rule: meta ? 0 : computeRule(text, scanned, sentence.pieces.filter((p) => p.locked).length) };
+  cache.set(sentence, fresh);
+  return fresh;
+}
