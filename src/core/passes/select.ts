@@ -1,4 +1,4 @@
-import { isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isProtected, isStructural, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences, scoreClause, type RankedSentence } from '../scoring/importance';
@@ -239,10 +239,17 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
   for (const r of ranked) rankOf.set(r.sentence, r);
   const byClause = doc.task.trim() !== '' && doc.english;
   const units: Unit[] = [];
+  // Open list items by indentation: a nested item comes only with the item it belongs to.
+  const parents: { indent: number; unit: Unit }[] = [];
   for (const group of proseGroups(doc)) {
     const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
     const listItem = isListItem(group[0]!);
+    const indent = /^\s*/.exec(group[0]!.prefix)![0].length;
+    if (!listItem) parents.length = 0;
+    while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
+    const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
+    const first = units.length;
     if (listItem && kept.length > 1) {
       // A rule is kept whole, and a set of definitions ("BILLING: charges, refunds") is one unit.
       const ranks = kept.map((s) => rankOf.get(s)!);
@@ -251,23 +258,24 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
       // Worth its best sentence, and a little of each other one: a set says more than one item.
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0] });
-      continue;
-    }
-    let previous: Unit | undefined;
-    for (const sentence of kept) {
-      const r = rankOf.get(sentence)!;
-      const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] };
-      // A sentence with a negation or limit is kept whole: a clause of it could drop the "not".
-      const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !hasConstraint(sentenceText(sentence));
-      if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
-      else {
-        // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
-        if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
-        units.push(whole);
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head: parent });
+    } else {
+      let previous: Unit | undefined;
+      for (const sentence of kept) {
+        const r = rankOf.get(sentence)!;
+        const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
+        // A sentence with a negation or limit is kept whole: a clause of it could drop the "not".
+        const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !hasConstraint(sentenceText(sentence), sentenceWords(sentence));
+        if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
+        else {
+          // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
+          if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+          units.push(whole);
+        }
+        previous = units[units.length - 1];
       }
-      previous = units[units.length - 1];
     }
+    if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
   }
   return units;
 }

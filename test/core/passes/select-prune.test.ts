@@ -4,6 +4,7 @@ import { prune, pruneCandidates } from '../../../src/core/passes/prune';
 import { segment } from '../../../src/core/passes/segment';
 import { tokenizerFor } from '../../../src/core/tokenizer';
 import { select } from '../../../src/core/passes/select';
+import { optimize } from '../../../src/core';
 import { context, parse, tokenizer } from '../helpers';
 
 const FACTS =
@@ -39,6 +40,20 @@ describe('core/passes/select', () => {
     const roomy = parse(text);
     select.run(roomy, context(15, 'relaxed'));
     assert.ok(render(roomy).startsWith('Never share the password.'), render(roomy));
+  });
+
+  it('keeps a nested list item only with the item it belongs to', () => {
+    const text = [
+      'Rules for the review:', '', '- Check the API layer.', '  - Every handler validates input with zod.', '  - Errors return RFC 7807 problem details.',
+      '- Check the database layer, which holds a lot of history and many tables that nobody has looked at for years.', '  - Never edit a released migration.', '- Keep the review short.',
+    ].join('\n');
+    const parentOf: Record<string, string> = {
+      'Every handler validates': 'Check the API layer.', 'Errors return RFC 7807': 'Check the API layer.', 'Never edit a released migration': 'Check the database layer',
+    };
+    for (let share = 10; share <= 100; share += 5) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      for (const [child, parent] of Object.entries(parentOf)) if (out.includes(child)) assert.ok(out.includes(parent), `${share}%: ${out}`);
+    }
   });
 
   it('drops protected blocks whole in strict mode, and says so', () => {
