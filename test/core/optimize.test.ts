@@ -63,6 +63,17 @@ describe('core/optimize', () => {
     assert.equal(r.softLimitEnforced, true);
   });
 
+  it('keeps a list with the sentence that announces it, in any language', () => {
+    const text = 'お世話になっております。説明が長くてすみません。\n\n分類ラベルは次の3つだけです。\n\n- 残高照会：口座残高を知りたい\n- 振込：送金をしたい\n- その他：上記以外\n\n出力はラベル名のみで、説明は付けないでください。';
+    for (let share = 20; share <= 100; share += 5) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      const announced = out.includes('分類ラベルは次の3つだけです。');
+      // The three labels are one set, and the sentence that announces them comes and goes with them.
+      for (const label of ['残高照会', '振込', 'その他']) assert.equal(out.includes(label), announced, `${share}%: ${out}`);
+    }
+    assert.ok(optimize({ text, budget: '85%', mode: 'strict' }).text.includes('残高照会'));
+  });
+
   it('returns empty text for empty input', () => {
     const r = optimize({ text: '', budget: '50%' });
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);

@@ -61,7 +61,7 @@ function markLeadIns(blocks: Block[]): void {
     const next = blocks[i + 1];
     if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
     const text = sentenceText(block.sentences[0]!);
-    if (!/[:：]$/.test(text) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
+    if (!(/[:：]$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
     blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: block.prefix + text, sentences: [], removed: false, tokens: block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), level: LEAD_IN_LEVEL };
   });
 }
@@ -115,6 +115,9 @@ const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|co
  * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
+// A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
+const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
+
 /** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>
   block.kind === 'example' || block.kind === 'code' || block.kind === 'data' || block.kind === 'table' || (block.kind === 'prose' && isListItem(block));

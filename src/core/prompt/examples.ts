@@ -49,6 +49,7 @@ interface Group extends Span {
   paragraphs: number;
   /** Holds an answer label with nothing after it: the slot the model fills, so this is the final input. */
   slot?: boolean;
+  lines: number;
   /** The question label stands alone on its line ("Input:"): its text follows in the next paragraphs. */
   bareLabel: boolean;
 }
@@ -57,6 +58,9 @@ interface Group extends Span {
 const MAX_INPUT_PARAGRAPHS = 3;
 /** What may follow the final input: a closing line ("Thanks!"), not more of the prompt. */
 const MAX_TRAILING_PARAGRAPHS = 1;
+
+// An arrow from an input to its answer, and what follows it.
+const ARROW = /(?:→|⇒|=>|->)([^→⇒]*)$/;
 
 // Any short label opening a line ("Ticket:", "Queue:", "Review text:").
 const ANY_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?(\p{L}[\p{L}\p{N}_-]*(?: [\p{L}\p{N}_-]+){0,2})(?:\*\*|__)?\s*[:：]/u;
@@ -115,6 +119,18 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
       continue;
     }
     const { start, end, text, newParagraph } = item;
+    // "発話：「…」→ 振込", "Review: … => positive": a whole example on one labelled line; with nothing
+    // after the arrow, the slot the model fills, so the final input.
+    const arrow = ANY_LABEL.test(text) ? ARROW.exec(text) : null;
+    if (arrow) {
+      const g = group as Group | null;
+      // A bare header ("例：") over arrow lines stays a lead-in, not an example of its own.
+      if (g && g.header && !g.answered && g.lines === 1) group = null;
+      close();
+      if (arrow[1]!.trim() === '') state.pending = { span: { start, end }, after: 0 };
+      else examples.push({ start, end }), (state.pending = null);
+      continue;
+    }
     const header = EXAMPLE_HEADER.test(text);
     const side = header ? null : sideOf(text);
     const label = ANY_LABEL.exec(text);
@@ -124,7 +140,7 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
       state.pending = null;
       // "Example 2: 3+3 → 6" is whole on its line; a bare "Example 1:" takes the paragraph after it.
       const inline = header && text.replace(EXAMPLE_HEADER, '').trim() !== '';
-      group = { start, end, answered: false, header, closedParagraph: inline, paragraphs: 1, bareLabel: !header && bare };
+      group = { start, end, answered: false, header, closedParagraph: inline, paragraphs: 1, bareLabel: !header && bare, lines: 1 };
       continue;
     }
     if (!group) {
@@ -132,6 +148,7 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
       continue;
     }
     const g: Group = group;
+    g.lines++;
     g.endsWithColon = /[:：]\s*$/.test(text);
     if (side === 'a' && !bare) {
       g.answered = true;

@@ -43,6 +43,11 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape('Q: Show code.\nA: Here:\n\n```js\nx()\n```\n\nQ: Next?\nA: Done.'), ['example: Q: Show code.\nA: Here:\n\n```js\nx()\n```', 'example: Q: Next?\nA: Done.']);
   });
 
+  it('takes labelled lines with an arrow as examples, and an arrow with nothing after it as the final input', () => {
+    const text = '例：\n発話：「給料は入りましたか？」→ 残高照会\n発話：「3万円送りたい」→ 振込\n\n発話：「{utterance}」→';
+    assert.deepEqual(shape(text), ['prose: 例：', 'example: 発話：「給料は入りましたか？」→ 残高照会', 'example: 発話：「3万円送りたい」→ 振込', 'prose📌: 発話：「{utterance}」→']);
+  });
+
   it('cuts a paragraph around an example that starts inside it', () => {
     assert.deepEqual(shape('Here is one example:\nQ: 2+2?\nA: 4\nAnswer the same way.'), ['prose: Here is one example:', 'example: Q: 2+2?\nA: 4\nAnswer the same way.']);
   });
