@@ -379,3 +379,12 @@ export const CONTRACTIONS: readonly (readonly [string, string])[] = [
 /** A whole sentence of greeting or thanks, with nothing else in it. */
 export const COURTESY =
   /^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there| everyone| all)?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance)(?: and (?:your )?(?:help|time|assistance))?)?(?: with this)?(?:,? I (?:really )?(?:do )?appreciate it)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well)\W*$/i;
+
+/**
+ * Asides to the prompt's reader rather than instructions to the model: thanks, apologies, hopes, "let me
+ * know if …", compliments. The rewrite pass drops such a sentence whole, and only when it holds no
+ * literal and none of ASIDE_GUARD's words (a sentence that also instructs stays).
+ */
+export const ASIDE =
+  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think)\b/i;
+export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?)\b/i;

@@ -1,4 +1,5 @@
-import { CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
+import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
+import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
@@ -96,5 +97,13 @@ function matchCase(source: string, replacement: string): string {
 }
 
 function isCourtesy(pieces: readonly Piece[]): boolean {
-  return pieces.length === 1 && !pieces[0]!.locked && COURTESY.test(pieces[0]!.text.trim());
+  if (pieces.length !== 1 || pieces[0]!.locked) return false;
+  const text = pieces[0]!.text.trim();
+  return COURTESY.test(text) || isAside(text);
+}
+
+/** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
+function isAside(text: string): boolean {
+  if (!ASIDE.test(text) || ASIDE_GUARD.test(text)) return false;
+  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry)\b/i.test(text);
 }

@@ -99,4 +99,19 @@ describe('core/passes/rewrite', () => {
     const german = 'Bitte schreiben Sie einen kurzen Text über das Wetter in Berlin. Der Text soll freundlich sein.';
     assert.equal(rw(german), german);
   });
+
+  // Asides to the reader go whole; a sentence that also instructs, or is not an aside, stays.
+  const asides: [string, string][] = [
+    ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
+    ['Fix the bug. Let me know if you need any more context, happy to share.', 'Fix the bug.'],
+    ['Fix the bug. Thanks a million for this!', 'Fix the bug.'],
+    ['Fix the bug. Hey, sorry to bother you with this, it is probably something silly.', 'Fix the bug.'],
+    ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
+    ['Let me know the total in EUR.', 'Let me know the total in EUR.'],
+    ['Sorry, but never share the password.', 'Sorry, but never share the password.'],
+    ['I hope the answer has at most 3 bullet points.', 'I hope the answer has at most 3 bullet points.'],
+  ];
+  for (const [input, expected] of asides) {
+    it(`drops asides: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+  }
 });
