@@ -4,13 +4,6 @@ import { introduces } from './segment';
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
 
-/** Tokens of the headings and tag lines still kept (each with its join), as estimateTokens counts them. */
-export function structureCost(doc: Doc): number {
-  let total = 0;
-  for (const block of doc.blocks) if (!block.removed && isStructural(block)) total += block.tokens + 1;
-  return total;
-}
-
 /** A block that says something: prose with a kept sentence, or any kept block other than structure. */
 const hasContent = (block: Block, now: boolean): boolean => {
   if (now && block.removed) return false;

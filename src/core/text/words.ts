@@ -35,8 +35,6 @@ export const GUARD_WORDS = new Set(
     .split(' '),
 );
 
-/** Restrictions made of function words, guarded whole: "at most" must not become "most", nor "do not send" "not send". */
-export const GUARD_PHRASES = /\b(?:(?:do|does|did) not|at (?:most|least)|up to|no (?:more|less|fewer|later|earlier)(?: than)?)\b/gi;
 
 // Stemming is the costly part of matching and the vocabulary of a prompt is small: remember stems.
 const stems = new Map<string, string>();
