@@ -74,6 +74,23 @@ describe('core/optimize', () => {
     assert.ok(optimize({ text, budget: '85%', mode: 'strict' }).text.includes('残高照会'));
   });
 
+  it('keeps a retrieved document and its "[Doc N]" title together, never one without the other', () => {
+    const text = [
+      'Answer using only the documents below, and cite them as [Doc N].', '',
+      '[Doc 1] Leave policy (2024)', 'Employees get 25 days of paid leave per year.', 'Unused days expire on 31 March.', '',
+      '[Doc 2] Price list', '', '| Plan | Price |', '|---|---|', '| Basic | $10 |', '| Pro | $25 |', '',
+      'Question: How many days of leave do I get?',
+    ].join('\n');
+    for (let share = 15; share <= 100; share += 5) {
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget: `${share}%`, mode }).text;
+        const doc1 = /25 days|31 March/.test(out);
+        assert.equal(out.includes('[Doc 1] Leave policy (2024)'), doc1, `${share}% ${mode}: ${out}`);
+        assert.equal(out.includes('[Doc 2] Price list'), out.includes('| Basic | $10 |'), `${share}% ${mode}: ${out}`);
+      }
+    }
+  });
+
   it('returns empty text for empty input', () => {
     const r = optimize({ text: '', budget: '50%' });
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);

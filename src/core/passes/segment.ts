@@ -1,7 +1,7 @@
 import { sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
 import { isListItem } from './select';
-import { LEAD_IN_LEVEL } from './structure';
+import { LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
@@ -39,6 +39,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   }
   pairTagBlocks(blocks);
   markVerbatim(blocks);
+  markSourceHeaders(blocks);
   markLeadIns(blocks);
   pinRequests(blocks);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
@@ -117,6 +118,27 @@ const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|co
  */
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
+
+// "[Doc 1] Conditions générales …", "Document 2: Rate limits", "Source 3 – FAQ": the title of a retrieved
+// document, over the blocks that hold it.
+export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)\s*\d+\]|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-])/i;
+
+/**
+ * A line that titles a retrieved document and is followed by its text is a heading (level 6): the
+ * document's blocks stand under it, so a dropped document takes its title along and a kept one keeps
+ * it; "[Doc 1]" never ends up over Doc 2's text. A document on one line stays prose.
+ */
+function markSourceHeaders(blocks: Block[]): void {
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    if (block.kind !== 'prose' || block.sentences.length === 0 || !next || next.kind === 'heading') return;
+    const text = block.prefix + block.sentences.map((s) => sentenceText(s) + s.sep).join('').trimEnd();
+    if (!SOURCE_HEADER.test(text) || text.includes('\n') || text.split(/\s+/).length > 25) return;
+    if (next.kind === 'prose' && SOURCE_HEADER.test(next.prefix + sentenceText(next.sentences[0]!))) return;
+    const tokens = block.sentences.reduce((n, s) => n + s.tokens, 0);
+    blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: text, sentences: [], removed: false, tokens, level: SOURCE_LEVEL };
+  });
+}
 
 /** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>

@@ -6,6 +6,7 @@ import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clau
 import { terms } from '../text/words';
 import { remeasure, type Pass, type PassContext } from './context';
 import { framesOf, LEAD_IN_LEVEL } from './structure';
+import { SOURCE_HEADER } from './segment';
 import { isInstruction } from '../scoring/structure';
 import { hasConstraint, ruleValue } from '../scoring/rules';
 
@@ -261,6 +262,7 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
       units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head: parent });
     } else {
       let previous: Unit | undefined;
+      let titled: Unit | undefined;
       for (const sentence of kept) {
         const r = rankOf.get(sentence)!;
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
@@ -268,11 +270,18 @@ function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: M
         const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !hasConstraint(sentenceText(sentence), sentenceWords(sentence));
         if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
         else {
-          // "Then …", "That means …", "Without it …" says nothing without the sentence before it.
+          // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
+          // text of a retrieved document nothing without its "[Doc 1] …" title.
           if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+          else if (titled && !whole.head) whole.head = titled;
           units.push(whole);
         }
         previous = units[units.length - 1];
+        // The title is kept with its text, never alone (a score of 0 is never picked on its own).
+        if (previous && previous === units[first] && kept.length > 1 && SOURCE_HEADER.test(sentenceText(sentence))) {
+          previous.score = 0;
+          titled = previous;
+        }
       }
     }
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });

@@ -3,6 +3,19 @@ import { introduces } from './segment';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
+/** The level of a retrieved document's title ("[Doc 1] …"): its section is that document's text. */
+export const SOURCE_LEVEL = 6;
+
+/** Pinned content (the final question after the documents) belongs to no document. */
+const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));
+
+/** Whether `block` ends the section of `heading`: a heading as high, or what is not part of a lead-in or a document. */
+function endsSection(heading: Block, block: Block): boolean {
+  const level = heading.level ?? 1;
+  if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
+  if (level === LEAD_IN_LEVEL) return !introduces(block);
+  return level === SOURCE_LEVEL && (pinnedContent(block) || (block.kind === 'markup' && !!block.tag));
+}
 
 /** A block that says something: prose with a kept sentence, or any kept block other than structure. */
 const hasContent = (block: Block, now: boolean): boolean => {
@@ -43,9 +56,7 @@ export function dropEmptyStructure(doc: Doc): number {
     const heading = blocks[h]!;
     if (heading.kind !== 'heading' || heading.removed) continue;
     let end = h + 1;
-    const level = heading.level ?? 1;
-    const ends = (b: Block) => (b.kind === 'heading' && (b.level ?? 1) <= level) || (level === LEAD_IN_LEVEL && !introduces(b));
-    while (end < blocks.length && !ends(blocks[end]!)) end++;
+    while (end < blocks.length && !endsSection(heading, blocks[end]!)) end++;
     if (emptied(h + 1, end)) drop(heading);
   }
   return freed;
@@ -62,6 +73,7 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
   let leadIn: Block | null = null;
   for (const block of doc.blocks) {
     if (leadIn && !introduces(block)) leadIn = null;
+    while (headings.length > 0 && headings[headings.length - 1]!.level === SOURCE_LEVEL && endsSection(headings[headings.length - 1]!, block)) headings.pop();
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
       if (level === LEAD_IN_LEVEL) leadIn = block;
