@@ -77,6 +77,9 @@ export interface Doc {
 /** Headings and markup lines: structure, kept while the content they frame is kept. */
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
+/** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
+export const isListItem = (block: Block): boolean => /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
+
 /** Blocks kept or dropped whole whose loss breaks the budget promise in strict mode (soft limit). */
 export const isProtected = (block: Block): boolean => block.kind !== 'prose' && block.kind !== 'example' && !isStructural(block);
 

@@ -1,6 +1,5 @@
-import { sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
-import { isListItem } from './select';
 import { LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';

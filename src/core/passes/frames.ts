@@ -1,0 +1,58 @@
+import { isStructural, type Block, type Doc } from '../doc';
+import { framesOf, LEAD_IN_LEVEL } from './structure';
+import type { Unit } from './units';
+
+/**
+ * The headings, tag pairs and lead-ins that frame content. A frame costs nothing until the first unit
+ * under it is kept, and is dropped at the end if none was: a section is kept with its heading and both
+ * tags, or not at all. Structure that frames nothing (a title, a lone tag, a rule line) is fixed.
+ */
+export class Frames {
+  private readonly of: Map<Block, Block[]>;
+  private readonly opened = new Set<Block>();
+  /** Tokens of the structure that frames no content. */
+  readonly unframed: number;
+
+  constructor(doc: Doc) {
+    this.of = framesOf(doc);
+    const framing = new Set<Block>();
+    for (const list of this.of.values()) for (const frame of list) framing.add(frame), frame.tag?.partner && framing.add(frame.tag.partner);
+    let unframed = 0;
+    for (const block of doc.blocks) if (!block.removed && isStructural(block) && !framing.has(block)) unframed += block.tokens + 1;
+    this.unframed = unframed;
+  }
+
+  /** Tokens the unit's frames still cost (none once opened). */
+  cost(unit: Unit): number {
+    let cost = 0;
+    for (const frame of this.framesOf(unit)) if (!this.opened.has(frame)) cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
+    return cost;
+  }
+
+  /** Opens the unit's frames; returns what that cost. */
+  open(unit: Unit): number {
+    const cost = this.cost(unit);
+    for (const frame of this.framesOf(unit)) this.opened.add(frame);
+    return cost;
+  }
+
+  /** The lead-in line the unit stands under, if any. */
+  leadIn(unit: Unit): Block | undefined {
+    return this.framesOf(unit).find((frame) => frame.level === LEAD_IN_LEVEL);
+  }
+
+  dropUnopened(): void {
+    for (const list of this.of.values()) {
+      for (const frame of list) {
+        const removed = !this.opened.has(frame);
+        frame.removed = removed;
+        if (frame.tag?.partner) frame.tag.partner.removed = removed;
+      }
+    }
+  }
+
+  private framesOf(unit: Unit): readonly Block[] {
+    return this.of.get((unit.parent ?? unit.block)!) ?? [];
+  }
+}
+
