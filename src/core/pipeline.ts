@@ -10,7 +10,7 @@ import { rewrite } from './passes/rewrite';
 import { segment } from './passes/segment';
 import { select } from './passes/select';
 import { dropEmptyStructure } from './passes/structure';
-import { removals, snapshot } from './trace';
+import { removals, snapshot, type Snapshot } from './trace';
 
 /**
  * The compression pipeline after segmentation. Safe passes keep the meaning and always run; lossy
@@ -38,10 +38,18 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   const doc = segment(original.text, task, tokenizer, original);
   const passes: PassReport[] = [{ name: 'segment', tokens: estimateTokens(doc) }];
   const removed: Removal[] = [];
+  // The document as the last reported pass left it: only passes change it, so the next one starts there.
+  let latest: Snapshot | null = null;
   const run = (pass: Pass, passContext: PassContext) => {
-    const before = REPORTED.has(pass.name) ? snapshot(doc) : null;
+    if (!REPORTED.has(pass.name)) {
+      pass.run(doc, passContext);
+      latest = null;
+      return;
+    }
+    const before = latest ?? snapshot(doc);
     pass.run(doc, passContext);
-    if (before) removed.push(...removals(pass.name, doc, before, snapshot(doc)));
+    latest = snapshot(doc);
+    removed.push(...removals(pass.name, doc, before, latest));
   };
   const measure = () => {
     const text = render(doc);
@@ -51,10 +59,11 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   let checked = false;
   for (const pass of PASSES) {
     if (pass.lossy) {
-      if (estimateTokens(doc) <= budget) continue;
+      const estimate = estimateTokens(doc);
+      if (estimate <= budget) continue;
       // The estimate errs high where units join, by at most a token a unit: when it is that close to the
       // budget, count once before the first loss, which may not be needed.
-      if (!checked && (checked = true) && estimateTokens(doc) - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
+      if (!checked && (checked = true) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
     }
     run(pass, context);
@@ -71,7 +80,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
   }
   if (mode === 'strict' && tokens > budget) {
-    const before = snapshot(doc);
+    const before = latest ?? snapshot(doc);
     output = dropUntilFits(doc, context);
     tokens = tokenizer.count(output);
     removed.push(...removals('fit', doc, before, snapshot(doc)));

@@ -1,6 +1,6 @@
-import { isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
-import { LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
+import { introduces, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
@@ -45,6 +45,11 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   return { blocks, english, task, notes: { protectedDropped: false } };
 }
 
+/** A prose block that the prompt layer reads as structure: kept verbatim, framing what follows it. */
+function asHeading(block: Block, body: string, tokens: number, level: number): Block {
+  return { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body, sentences: [], removed: false, tokens, level };
+}
+
 function headingLevel(body: string): number {
   const atx = /^\s{0,3}(#{1,6})/.exec(body);
   if (atx) return atx[1]!.length;
@@ -62,7 +67,7 @@ function markLeadIns(blocks: Block[]): void {
     if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
     const text = sentenceText(block.sentences[0]!);
     if (!(/[:：]$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
-    blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: block.prefix + text, sentences: [], removed: false, tokens: block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), level: LEAD_IN_LEVEL };
+    blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
   });
 }
 
@@ -99,7 +104,6 @@ function pairTagBlocks(blocks: Block[]): void {
   });
 }
 
-// "You are a …", "Act as …", "I want you to act as …": who the model is to be.
 // "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
 const ROLE = new RegExp(
   '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act as|i want you to act as|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act as|' +
@@ -111,10 +115,6 @@ const ROLE = new RegExp(
 // Material to quote, not to reword: its sentences may go, their words stay as written.
 const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input)$/;
 
-/**
- * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
- * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
- */
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
 
@@ -135,15 +135,14 @@ function markSourceHeaders(blocks: Block[]): void {
     if (!SOURCE_HEADER.test(text) || text.includes('\n') || text.split(/\s+/).length > 25) return;
     if (next.kind === 'prose' && SOURCE_HEADER.test(next.prefix + sentenceText(next.sentences[0]!))) return;
     const tokens = block.sentences.reduce((n, s) => n + s.tokens, 0);
-    blocks[i] = { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body: text, sentences: [], removed: false, tokens, level: SOURCE_LEVEL };
+    blocks[i] = asHeading(block, text, tokens, SOURCE_LEVEL);
   });
 }
 
-/** What a lead-in line may introduce: list items, examples, code, data and tables. */
-export const introduces = (block: Block): boolean =>
-  block.kind === 'example' || block.kind === 'code' || block.kind === 'data' || block.kind === 'table' || (block.kind === 'prose' && isListItem(block));
-
-
+/**
+ * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
+ * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
+ */
 function pinRequests(blocks: Block[]): void {
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);

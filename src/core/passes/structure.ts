@@ -1,10 +1,13 @@
-import { isStructural, type Block, type Doc } from '../doc';
-import { introduces } from './segment';
+import { isListItem, isStructural, type Block, type Doc } from '../doc';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
 /** The level of a retrieved document's title ("[Doc 1] …"): its section is that document's text. */
 export const SOURCE_LEVEL = 6;
+
+/** What a lead-in line may introduce: list items, examples, code, data and tables. */
+export const introduces = (block: Block): boolean =>
+  block.kind === 'example' || block.kind === 'code' || block.kind === 'data' || block.kind === 'table' || (block.kind === 'prose' && isListItem(block));
 
 /** Pinned content (the final question after the documents) belongs to no document. */
 const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));

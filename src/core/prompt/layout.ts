@@ -58,9 +58,8 @@ export function promptRanges(text: string): PromptRange[] {
 
 /** Pushes `range`, with an opening tag at its start and a closing tag at its end split off. */
 function splitEdgeTags(range: PromptRange, text: string, out: PromptRange[]): void {
-  if (range.kind !== 'prose' || range.contentStart !== range.start || text[range.start] !== '<') {
-    if (range.kind !== 'prose' || text[range.end - 1] !== '>') return void out.push(range);
-  }
+  const opensWithTag = range.contentStart === range.start && text[range.start] === '<';
+  if (range.kind !== 'prose' || !(opensWithTag || text[range.end - 1] === '>')) return void out.push(range);
   const { open, close } = edgeTags(text.slice(range.start, range.end), text);
   if (open === 0 && close === 0) return void out.push(range);
   const innerStart = range.start + open;
