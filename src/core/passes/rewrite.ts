@@ -80,7 +80,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
   }
   if (cursor === 0) return text;
   out += capitalize ? upperFirst(text.slice(cursor)) : text.slice(cursor);
-  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
+  // A space before punctuation that ends a clause goes ("it ."), not before a word that starts with it (".NET").
+  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
 
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -100,6 +100,10 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw(german), german);
   });
 
+  it('keeps the space before a word that starts with punctuation: "and .NET" stays', () => {
+    assert.equal(rw('You are an assistant for SOLID principles, and .NET good practices.'), "You're an assistant for SOLID principles, and .NET good practices.");
+  });
+
   // Asides to the reader go whole; a sentence that also instructs, or is not an aside, stays.
   const asides: [string, string][] = [
     ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
