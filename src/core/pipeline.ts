@@ -1,4 +1,4 @@
-import { estimateTokens, isProtected, keptSentences, render, type Doc } from './doc';
+import { estimateTokens, isProtected, render, type Doc } from './doc';
 import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -79,7 +79,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
     tokens = tokenizer.count(output);
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
   }
-  if (mode === 'strict' && tokens > budget) {
+  if (tokens > budget) {
     const before = latest ?? snapshot(doc);
     output = dropUntilFits(doc, context);
     tokens = tokenizer.count(output);
@@ -91,6 +91,12 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   return { text: output, tokens, softLimitEnforced, passes, removed };
 }
 
+/** Whether relaxed mode keeps something whatever the budget: protected, pinned or <keep> content. */
+function hasFixedContent(doc: Doc): boolean {
+  return doc.blocks.some((block) =>
+    !block.removed && (block.kind === 'prose' ? block.sentences.some((s) => !s.removed && (s.pinned || s.userKept)) : block.kind !== 'heading' && block.kind !== 'markup'));
+}
+
 /** Blocks and sentences the text is made of: each join can cost the estimate a token. */
 function unitCount(doc: Doc): number {
   let units = 0;
@@ -99,15 +105,24 @@ function unitCount(doc: Doc): number {
 }
 
 /**
- * Strict mode's last resort when joins still cost a few tokens too many: drop the least valuable kept
- * unit (sentence, example, block; front matter last) until the text fits. Never cuts inside a unit.
+ * The last resort when joins still cost a few tokens too many: drop the least valuable kept unit
+ * (sentence, example, block; front matter last) until the text fits. Never cuts inside a unit. Relaxed
+ * mode drops only what it may drop at all: never protected blocks, front matter, pinned or <keep> text.
  */
-function dropUntilFits(doc: Doc, { tokenizer, budget }: PassContext): string {
+function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): string {
   type Droppable = { value: number; drop: () => void };
+  const strict = mode === 'strict';
   const units: Droppable[] = [];
-  for (const sentence of keptSentences(doc)) units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), drop: () => (sentence.removed = true) });
+  for (const block of doc.blocks) {
+    if (block.removed || block.kind !== 'prose') continue;
+    for (const sentence of block.sentences) {
+      if (sentence.removed || (!strict && (sentence.pinned || sentence.userKept))) continue;
+      units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), drop: () => (sentence.removed = true) });
+    }
+  }
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
+    if (!strict && (block.kind !== 'example' || block.pinned || /^\s*(?:```|~~~)/m.test(block.body))) continue;
     const value = block.kind === 'frontmatter' ? 100 : block.kind === 'example' ? 0.5 : 0.8 + (block.pinned ? 10 : 0);
     units.push({
       value,
@@ -118,13 +133,15 @@ function dropUntilFits(doc: Doc, { tokenizer, budget }: PassContext): string {
     });
   }
   units.sort((a, b) => b.value - a.value); // stable: among equals the last unit goes first
+  // Relaxed mode never empties a prompt: its best unit stays when nothing it must keep does.
+  const last = strict || hasFixedContent(doc) ? 0 : 1;
   let output = render(doc);
-  while (units.length > 0 && tokenizer.count(output) > budget) {
+  while (units.length > last && tokenizer.count(output) > budget) {
     units.pop()!.drop();
     dropEmptyStructure(doc);
     output = render(doc);
   }
-  if (tokenizer.count(output) > budget) {
+  if (strict && tokenizer.count(output) > budget) {
     // Only structure without content is left (an unpaired tag, a rule line): nothing of it fits.
     for (const block of doc.blocks) block.removed = true;
     output = '';

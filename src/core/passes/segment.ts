@@ -89,12 +89,20 @@ function pinMaterial(blocks: Block[]): boolean {
   return !!announced;
 }
 
+/** Material to quote: prose inside a <document>-like tag pair, or a paragraph in quotation marks (a draft). */
 function markVerbatim(blocks: Block[]): void {
   let depth = 0;
   for (const block of blocks) {
     if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name)) depth += block.tag.closing ? -1 : 1;
-    else if (depth > 0 && block.kind === 'prose') block.verbatim = true;
+    else if (block.kind === 'prose' && (depth > 0 || quoted(block))) block.verbatim = true;
   }
+}
+
+const QUOTED = /^["“„«「『][\s\S]*["”“»」』]$/u;
+
+function quoted(block: Block): boolean {
+  if (block.prefix.trim() !== '' || block.sentences.length === 0) return false;
+  return QUOTED.test(block.sentences.map((s) => sentenceText(s) + s.sep).join('').trim());
 }
 
 function pairTagBlocks(blocks: Block[]): void {

@@ -73,7 +73,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], claus
         }
         previous = units[units.length - 1];
         // The title is kept with its text, never alone (a score of 0 is never picked on its own).
-        if (previous && previous === units[first] && kept.length > 1 && SOURCE_HEADER.test(sentenceText(sentence))) {
+        if (previous && previous === units[first] && kept.length > 1 && isTitle(sentenceText(sentence))) {
           previous.score = 0;
           titled = previous;
         }
@@ -83,6 +83,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], claus
   }
   return units;
 }
+
+/** "[Doc 1] Refund policy" titles what follows; "[Doc 1] Release notes v4.8.2: Fixed …." is text itself. */
+const isTitle = (text: string): boolean => SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text);
 
 // Openers that lean on the sentence before: kept only with it (without a task; with one, relevance decides).
 const CONTINUES = /^[^\p{L}]*(?:then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;

@@ -12,6 +12,8 @@ export interface RankedSentence {
   readonly opensBlock: boolean;
   /** In a list item: a rule or an item of a set. */
   readonly inList: boolean;
+  /** Quoted material (a document, a draft): never talk about the prompt. */
+  readonly material: boolean;
   /** Position in the document, 0 = first sentence. */
   readonly order: number;
   /** Importance with nothing selected yet. */
@@ -40,7 +42,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     if (block.removed || block.kind !== 'prose') continue;
     const listed = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
     block.sentences.forEach((sentence, i) => {
-      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, inList: listed, order: ranked.length, score: 0, termScores: new Map() });
+      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, inList: listed, material: !!block.verbatim, order: ranked.length, score: 0, termScores: new Map() });
     });
   }
   if (ranked.length === 0) return ranked;
@@ -66,11 +68,11 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
-      const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence) : 0;
-      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence) + (i === taskStatement ? TASK_STATEMENT : 0);
+      const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : 0;
+      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
-    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence) - metaPenalty(texts[i]!, r.sentence) + (i === taskStatement ? TASK_STATEMENT : 0);
+    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence, r.material) - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
     r.sentence.score = r.score;
   });
   return ranked;

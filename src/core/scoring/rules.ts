@@ -61,18 +61,26 @@ const META = new Phrases(
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
     'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | ' +
-    "merci | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | " +
+    // "Merci de garder …" asks ("please keep …"): only thanks are meta.
+    "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | " +
     'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza',
   ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝'],
   ['entschuldig'],
 );
 const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');
+const THANKS_ALONE = new Phrases('merci');
+const MAX_THANKS_WORDS = 3;
 
 /** Holds a negation, limit or condition: cut into clauses, it could lose it. */
 export const hasConstraint = (text: string, scanned: readonly string[] = words(text)): boolean => CONSTRAINT.in(scanned, text);
 
-/** Talk about the prompt itself, not to the model. */
-export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean => META.in(scanned, text) || GREETING.in(scanned, text, true);
+/**
+ * Talk about the prompt itself, not to the model. A sentence that also states a fact the reader cannot
+ * guess ("I'm not sure about this: we have 4 million rows") says something, whatever it opens with.
+ */
+export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
+  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true))) &&
+  specifics(text).codes === 0;
 
 /**
  * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
@@ -80,8 +88,11 @@ export const isMeta = (text: string, scanned: readonly string[] = words(text)): 
  * and a specific sentence (literals, codes, numbers, names) outranks a vague one. Talk about the prompt
  * itself is no rule (see metaPenalty).
  */
-export function ruleValue(text: string, sentence: Sentence | number): number {
-  if (typeof sentence !== 'number') return signals(sentence, text).rule;
+export function ruleValue(text: string, sentence: Sentence | number, material = false): number {
+  if (typeof sentence !== 'number') {
+    const { rule, meta } = signals(sentence, text);
+    return meta && !material ? 0 : rule;
+  }
   const scanned = words(text);
   return isMeta(text, scanned) ? 0 : computeRule(text, scanned, sentence);
 }
@@ -154,8 +165,11 @@ function specifics(text: string): { codes: number; names: number } {
   return { codes, names };
 }
 
-/** Talk about the prompt ranks below everything that says something, with or without a task. */
-export const metaPenalty = (text: string, sentence: Sentence): number => (signals(sentence, text).meta ? 0.6 : 0);
+/**
+ * Talk about the prompt ranks below everything that says something, with or without a task; quoted
+ * material (a draft to rewrite: "Hi Mr. Okafor, … Thanks, Dana") is what the prompt is about.
+ */
+export const metaPenalty = (text: string, sentence: Sentence, material = false): number => (signals(sentence, text).meta && !material ? 0.6 : 0);
 
 // Every ranking (and each tightening round re-ranks) reads these for every sentence: once per text.
 const cache = new WeakMap<Sentence, { text: string; rule: number; meta: boolean }>();
@@ -165,7 +179,7 @@ function signals(sentence: Sentence, text: string): { rule: number; meta: boolea
   if (cached && cached.text === text) return cached;
   const scanned = sentenceWords(sentence);
   const meta = isMeta(text, scanned);
-  const fresh = { text, meta, rule: meta ? 0 : computeRule(text, scanned, sentence.pieces.filter((p) => p.locked).length) };
+  const fresh = { text, meta, rule: computeRule(text, scanned, sentence.pieces.filter((p) => p.locked).length) };
   cache.set(sentence, fresh);
   return fresh;
 }

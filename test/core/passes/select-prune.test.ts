@@ -56,6 +56,18 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads "[Doc 1] title: text." as text, not as a title that is never kept alone', () => {
+    const text = [
+      'Using only the two release notes below, tell me which version fixed the bug where CSV exports dropped the last row.', '',
+      '[Doc 1] Release notes v4.8.2 (2024-04-02): Fixed CSV export omitting the final row when a filter was active. Improved PDF rendering speed and memory use on large files.',
+      '[Doc 2] Release notes v4.8.0 (2024-03-11): New CSV export options for delimiter and encoding. Redesigned the settings page and its navigation.',
+    ].join('\n');
+    for (const budget of ['70%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict', task: 'Which version fixed CSV exports dropping the final row?' }).text;
+      assert.ok(out.includes('[Doc 1] Release notes v4.8.2 (2024-04-02): Fixed CSV export omitting the final row'), `${budget}: ${out}`);
+    }
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);

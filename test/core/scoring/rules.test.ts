@@ -1,0 +1,31 @@
+import { strict as assert } from 'node:assert';
+import { isMeta } from '../../../src/core/scoring/rules';
+import { rankSentences } from '../../../src/core/scoring/importance';
+import { segment } from '../../../src/core/passes/segment';
+import { sentenceText } from '../../../src/core/doc';
+import { tokenizerFor } from '../../../src/core/tokenizer';
+
+describe('core/scoring/rules', () => {
+  const meta = ["I hope that's enough to go on.", 'Thanks so much, I really appreciate it!', 'Merci !', "Merci d'avance pour votre aide.", 'Hi there!'];
+  for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
+
+  const content = [
+    // French "Merci de …" is a polite imperative: "please keep …".
+    'Merci de garder la numérotation 11.2 et de renvoyer uniquement la traduction.',
+    // A hedge that also states what the reader cannot guess.
+    "There's one more wrinkle that I'm not sure about: we have about 4 million subscription rows.",
+  ];
+  for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
+
+  it('never ranks a quoted draft as talk about the prompt, whatever it opens with', () => {
+    const text =
+      'Can you rewrite my email to my landlord so it sounds firm but polite?\n\nMy draft:\n' +
+      '"Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January. I want it fixed by Friday 2 February. Thanks, Dana"\n\n' +
+      "I hope that's enough to go on.";
+    const ranked = rankSentences(segment(text, '', tokenizerFor('o200k_base')));
+    const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).includes(start))!.score;
+    assert.ok(score('"Hi Mr. Okafor') > 0, 'the draft opens with a greeting but is the material');
+    assert.ok(score('Thanks, Dana') > 0, "the draft's sign-off is part of it");
+    assert.ok(score("I hope that's enough") < 0, 'the closing hope is about the prompt');
+  });
+});
