@@ -1,4 +1,5 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
+import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
@@ -15,13 +16,18 @@ const CONTRACTED = new PhraseDictionary(CONTRACTIONS.map(([from, to]) => [from, 
 
 /**
  * Pass 3: rewrites wordy phrases with the curated dictionary, in free (unprotected) text of English
- * prose only. Keeps the case of the first letter and the punctuation around each phrase.
+ * prose only, and drops asides to the reader in every language it knows. Keeps the case of the first
+ * letter and the punctuation around each phrase.
  */
 export const rewrite: Pass = {
   name: 'rewrite',
   lossy: false,
   run(doc, { tokenizer }) {
-    if (!doc.english) return;
+    if (!doc.english) {
+      // Other languages have no phrase dictionary yet: only their asides go, whole.
+      for (const sentence of editableSentences(doc)) if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
+      return;
+    }
     for (const sentence of editableSentences(doc)) {
       if (isCourtesy(sentence.pieces)) {
         sentence.removed = true;
@@ -101,6 +107,19 @@ function isCourtesy(pieces: readonly Piece[]): boolean {
   if (pieces.length !== 1 || pieces[0]!.locked) return false;
   const text = pieces[0]!.text.trim();
   return COURTESY.test(text) || isAside(text);
+}
+
+/** A German, Spanish, French, Portuguese, Japanese or Chinese aside ("¡Mil gracias de antemano!", "よろしくお願いいたします。"). */
+function isForeignAside(pieces: readonly Piece[]): boolean {
+  if (pieces.length !== 1 || pieces[0]!.locked) return false;
+  const text = pieces[0]!.text.trim();
+  const wide = /[\u3040-\u9fff]/.test(text);
+  if (wide ? text.length > MAX_ASIDE_CHARS : text.split(/\s+/).length > MAX_ASIDE_WORDS) return false;
+  // An aside in brackets is a remark on the sentence, which says something else: "Abaixo está a transcrição
+  // (meio bagunçada, desculpa)."
+  const open = text.replace(/\([^)]*\)|（[^）]*）/g, ' ');
+  const rest = open.replace(ASIDES, ' ');
+  return rest !== open && !FOREIGN_GUARD.test(rest);
 }
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */

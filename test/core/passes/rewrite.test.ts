@@ -95,10 +95,33 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Print "in order to" and `please` verbatim.'), 'Print "in order to" and `please` verbatim.');
   });
 
-  it('is skipped for text that is not English', () => {
+  it('rewrites no words in text that is not English', () => {
     const german = 'Bitte schreiben Sie einen kurzen Text über das Wetter in Berlin. Der Text soll freundlich sein.';
     assert.equal(rw(german), german);
   });
+
+  // Asides in other languages go whole; a sentence that also asks, limits or quotes, or narrates, stays.
+  const foreign: [string, string][] = [
+    ['Hallo zusammen! Fasse das Protokoll zusammen. Vielen lieben Dank!', 'Fasse das Protokoll zusammen.'],
+    ['Resume el acta. ¡Mil gracias de antemano! No sé si me explico bien, pero bueno.', 'Resume el acta.'],
+    ["Bonjour ! Résume le compte rendu. Merci d'avance, et bon courage !", 'Résume le compte rendu.'],
+    ['Oi, tudo bem? Resuma a ata. Qualquer dúvida é só falar.', 'Resuma a ata.'],
+    ['お疲れ様です。議事録を要約してください。よろしくお願いいたします。', '議事録を要約してください。'],
+    ['你好，打扰一下！请总结会议记录。辛苦了，非常感谢！', '请总结会议记录。'],
+  ];
+  for (const [input, expected] of foreign) it(`drops the asides of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+
+  const kept = [
+    'Gracias, pero no uses tablas en la respuesta.',
+    'Danke, bitte antworte auf Deutsch und fasse dich kurz.',
+    '谢谢，请用中文回答。',
+    'Merci de répondre en français et de garder la numérotation.',
+    'Abaixo está a transcrição da reunião (meio bagunçada, desculpa).',
+    'Gracias a su esfuerzo, el equipo ganó la liga aquel año.',
+    'Ele acreditava sinceramente que o plano funcionaria no inverno.',
+    'Le salut de la ville dépendait de ses remparts et de ses alliés.',
+  ];
+  for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
 
   it('keeps the space before a word that starts with punctuation: "and .NET" stays', () => {
     assert.equal(rw('You are an assistant for SOLID principles, and .NET good practices.'), "You're an assistant for SOLID principles, and .NET good practices.");

@@ -1,0 +1,62 @@
+/**
+ * Asides to the prompt's reader in German, Spanish, French, Portuguese, Japanese and Chinese: greetings,
+ * thanks, apologies, "any questions, just ask", "I'm not sure this is clear", compliments. The rewrite
+ * pass drops such a sentence whole (English has its own list in rewrites.ts), and only when what is left
+ * of it without the aside holds no request, constraint or literal (see ASIDE_GUARD).
+ */
+const EUROPEAN = [
+  // German
+  '(?:vielen|herzlichen|tausend|lieben)(?:,? vielen| lieben)? dank', 'danke(?: dir| euch| ihnen)?(?: schön| sehr)?', 'ich hoffe,? (?:ihr|du|sie) (?:hattet|hattest|hatten|habt|hast|haben)',
+  'ich hoffe,? (?:das|es|die) (?:ist|war|sind) (?:verständlich|klar|okay|ok|nicht zu)', 'sorry', 'entschuldig\\p{L}*', 'tut mir leid',
+  'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
+  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  // Spanish
+  '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
+  'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
+  'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)',
+  // French
+  'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
+  'mille mercis', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
+  'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage',
+  // Portuguese
+  'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
+  'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
+  'você está salvando',
+];
+const WIDE = [
+  // Japanese
+  'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '申し訳', 'ご不明な点', 'お気軽に', 'お手数',
+  // Chinese
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽',
+];
+
+// Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the
+// middle of a sentence the same words are narrative ("acreditava sinceramente que …", "le salut").
+const OPENING = [
+  'hallo(?: zusammen| alle| ihr)?', 'hi(?: zusammen)?', 'hey', 'moin', 'servus', 'guten (?:morgen|tag|abend)', 'ehrlich gesagt',
+  'hola', 'buenas', 'buenos días', 'la verdad es que no sé', 'un saludo', 'saludos', 'oye',
+  'bonjour(?: à tous)?', 'salut', 'coucou',
+  'oi', 'olá', 'bom dia', 'boa tarde', 'tudo (?:bem|certo)', 'sinceramente',
+];
+
+export const ASIDES = new RegExp(
+  `^[^\\p{L}]*(?:${OPENING.join('|')})(?![\\p{L}])|(?<![\\p{L}])(?:${EUROPEAN.join('|')})(?![\\p{L}])|${WIDE.join('|')}`,
+  'giu',
+);
+
+/**
+ * What keeps a sentence with an aside: a request ("bitte", "por favor", "请", "ください"), a negation or
+ * limit, or a literal. Read on the sentence without its asides ("Perdona, no uses tablas" stays).
+ */
+export const ASIDE_GUARD = new RegExp(
+  '(?<![\\p{L}])(?:bitte|nicht|nie|niemals|kein\\p{L}*|nur|immer|muss|müssen|darf|dürfen|ohne|außer|soll\\p{L}*|' +
+    'por favor|no|nunca|jamás|solo|sólo|siempre|debe\\p{L}*|sin|excepto|salvo|' +
+    'ne|n[’\']|jamais|seulement|uniquement|toujours|doi\\p{L}+|sans|sauf|veuillez|merci de|merci d[’\'](?!avance)|' +
+    'não|nunca|apenas|somente|sempre|deve\\p{L}*|sem|exceto)(?![\\p{L}])|' +
+    '请|要|不|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',
+  'iu',
+);
+
+/** The longest sentence read as an aside: a longer one mixes in content. */
+export const MAX_ASIDE_WORDS = 30;
+export const MAX_ASIDE_CHARS = 70;
