@@ -163,12 +163,14 @@ function apply(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clause
 /**
  * Without a task, value per token decides a little (score / cost^0.3): many short specific rules
  * beat one long paragraph. With a task, relevance decides: a relevant long sentence holds the answer.
+ * A block's value (code, an example) says nothing of the task: its size counts either way, so a schema
+ * of 250 tokens in the middle of a prompt does not outrank its rules.
  */
 const COST_WEIGHT = 0.3;
 
 function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): number {
   const score = coveredScore(unit, covered);
-  return byCost ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
+  return byCost || (unit.block && !unit.block.pinned) ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {
