@@ -17,8 +17,16 @@ const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
 const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so)\b[,\s]*)+/iu;
 
+// A label in front of an instruction: "Rules: use the informal "du" …", "Important: never …".
+const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}:\s+(?=\S)/u;
+
 /** An instruction to the model rather than content about the world. */
 export function isInstruction(original: string): boolean {
+  const label = LABEL.exec(original);
+  return opensInstruction(original) || (label !== null && opensInstruction(original.slice(label[0].length)));
+}
+
+function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
   const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
