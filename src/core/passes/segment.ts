@@ -154,6 +154,8 @@ function markSourceHeaders(blocks: Block[]): void {
 function pinRequests(blocks: Block[]): void {
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
+  // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
+  for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = true;
   for (const sentence of sentences.slice(0, 3)) {
     if (ROLE.test(sentenceText(sentence))) {
       sentence.pinned = true;
@@ -178,6 +180,8 @@ function pinRequests(blocks: Block[]): void {
   // an instruction ("Summarize the following text:"), which is pinned as one.
   if (closing && !isMeta(text) && (closing.instruction || /[?？]\s*$/.test(text))) closing.pinned = true;
 }
+
+const SLOT = /^(?:\{\{?\s*[\p{L}\p{N}_.:-]+\s*\}\}?|\$\{[^{}\n]+\}|\[\[[\p{L}\p{N}_ .:-]+\]\])$/u;
 
 function unwrapKeep(raw: string): string {
   return raw.replace(/^\s*<keep>(\r?\n)?/, '').replace(/(\r?\n)?<\/keep>\s*$/, '');

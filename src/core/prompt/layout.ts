@@ -44,6 +44,7 @@ export function promptRanges(text: string): PromptRange[] {
   ranges = carve(ranges, tagged, text, true);
   const { examples, finalInput } = findExamples(lineItems(ranges, text));
   ranges = carve(ranges, examples, text, true);
+  ranges = carve(ranges, sectionExamples(ranges, text), text, true);
   if (finalInput) ranges = carve(ranges, [finalInput], text, false);
   else {
     partner = pairTags(ranges.map((r) => r.tag ?? null));
@@ -54,6 +55,34 @@ export function promptRanges(text: string): PromptRange[] {
     if (last >= 0) for (let k = last + 1; k < partner[last]!; k++) ranges[k]!.pinned = true;
   }
   return ranges;
+}
+
+// "## Examples", "### Few-shot examples", "## Beispiele", "## 示例": a section of few-shot examples.
+const EXAMPLES_HEADING = /^#{1,6}[ \t]+(?:\*\*)?(?:few[- ]shot |worked )?(?:examples?|samples?|beispiele?|ejemplos?|exemples?|exemplos?|例|示例|例子|样例|入出力例)(?![\p{L}])/iu;
+// Each line of an example ends as a unit does (a quote, a sentence, a JSON line); a hard-wrapped
+// paragraph's lines end mid-sentence.
+const LINE_END = /[.!?:;"”»)}\]>`。！？：」』]\s*$/u;
+
+/**
+ * Under an examples heading, each paragraph of two or more lines that each end a unit ("Review id
+ * r-101: "…"" then its JSON answer) is one example: the input never goes without its answer.
+ */
+function sectionExamples(ranges: readonly PromptRange[], text: string): Span[] {
+  const spans: Span[] = [];
+  let level = 0;
+  for (const range of ranges) {
+    if (range.kind === 'heading') {
+      const heading = text.slice(range.start, range.end);
+      const depth = /^#{1,6}/.exec(heading)?.[0].length ?? 7;
+      if (EXAMPLES_HEADING.test(heading)) level = depth;
+      else if (depth <= level) level = 0;
+      continue;
+    }
+    if (level === 0 || range.kind !== 'prose' || range.contentStart !== range.start) continue;
+    const lines = text.slice(range.start, range.end).split(/\r?\n/);
+    if (lines.length >= 2 && lines.slice(0, -1).every((line) => LINE_END.test(line))) spans.push({ start: range.start, end: range.end });
+  }
+  return spans;
 }
 
 /** Pushes `range`, with an opening tag at its start and a closing tag at its end split off. */

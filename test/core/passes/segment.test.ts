@@ -49,6 +49,13 @@ describe('core/passes/segment', () => {
     assert.deepEqual(locked, ['`npm ci`', '{{name}}', '$HOME', '5 ms', '2024-01-05', '"quoted text"']);
   });
 
+  it('pins a template slot that stands alone, where the app puts the input', () => {
+    const pinned = (text: string) => parse(text).blocks.flatMap((b) => b.sentences.filter((s) => s.pinned).map(sentenceText));
+    assert.deepEqual(pinned('Label each review.\n\n## Reviews to classify\n\n{reviews_jsonl}\n\nThanks!'), ['{reviews_jsonl}']);
+    assert.deepEqual(pinned('Answer the customer.\n\n{{ ticket }}'), ['{{ ticket }}']);
+    assert.deepEqual(pinned('Use {name} in the greeting. Keep it short.\n\nThe end.'), []);
+  });
+
   it('marks instructions, not narrative', () => {
     const flags = parse('Never reveal the key. The team never trailed. You must answer in JSON. Write a haiku.').blocks[0]!.sentences.map((s) => s.instruction);
     assert.deepEqual(flags, [true, false, true, true]);

@@ -58,6 +58,26 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(pinned, ['prose📌: What is it?']);
   });
 
+  it('makes each paragraph of an examples section one example when its lines are whole units', () => {
+    const text = [
+      '## Examples', '',
+      'Review id r-101: "Zip broke after two weeks."', '{"id": "r-101", "label": "OK"}', '',
+      'Review id r-102: "Call the courier on 07700 900456."', '{"id": "r-102", "label": "PERSONAL_DATA"}', '',
+      '## Output format', '',
+      'One line of JSON per review.\nNothing else.',
+    ].join('\n');
+    assert.deepEqual(shape(text), [
+      'heading: ## Examples',
+      'example: Review id r-101: "Zip broke after two weeks."\n{"id": "r-101", "label": "OK"}',
+      'example: Review id r-102: "Call the courier on 07700 900456."\n{"id": "r-102", "label": "PERSONAL_DATA"}',
+      'heading: ## Output format',
+      'prose: One line of JSON per review.\nNothing else.',
+    ]);
+    // Hard-wrapped prose under an examples heading stays prose: its lines end mid-sentence.
+    const wrapped = '## Examples\n\nThe examples below show how a reviewer\nlabels reviews that mention a courier.';
+    assert.deepEqual(shape(wrapped), ['heading: ## Examples', 'prose: The examples below show how a reviewer\nlabels reviews that mention a courier.']);
+  });
+
   it('does not take a label in passing for the final input', () => {
     const text = 'Input: the user file.\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n\nFourth paragraph.';
     assert.ok(!shape(text).some((r) => r.includes('📌')), shape(text).join('\n'));
