@@ -1,3 +1,4 @@
+import type { Mode } from './options';
 import { words } from './text/words';
 
 /**
@@ -119,6 +120,15 @@ export function editableSentences(doc: Doc): Sentence[] {
     for (const sentence of block.sentences) if (!sentence.removed) kept.push(sentence);
   }
   return kept;
+}
+
+/**
+ * Sentences word-level lossy passes may edit: editable ones, without what relaxed mode keeps whatever
+ * the budget (the role, the final request, <keep> text), which stays as the user wrote it.
+ */
+export function wordEditable(doc: Doc, mode: Mode): Sentence[] {
+  const sentences = editableSentences(doc);
+  return mode === 'strict' ? sentences : sentences.filter((s) => !s.pinned && !s.userKept);
 }
 
 function renderBlock(block: Block): string {

@@ -2,7 +2,8 @@ import { remeasure, type Pass } from './context';
 
 /**
  * Pass 2: lossless whitespace cleanup of prose and of the gaps between blocks: runs of spaces become
- * one, trailing spaces go, more than one blank line becomes one. Protected text is untouched.
+ * one, trailing spaces go, more than one blank line becomes one. Protected text and quoted material
+ * (a <document>, a draft in quotation marks) are untouched.
  */
 export const cleanup: Pass = {
   name: 'cleanup',
@@ -10,6 +11,9 @@ export const cleanup: Pass = {
   run(doc, { tokenizer }) {
     for (const block of doc.blocks) {
       block.sepBefore = tidyGap(block.sepBefore);
+      // Quoted material keeps its spacing: "Invoice No: CF-2024-08817          Invoice Date" lines up
+      // columns of an OCR'd invoice.
+      if (block.verbatim) continue;
       for (const sentence of block.sentences) {
         let changed = false;
         sentence.pieces.forEach((piece, i) => {

@@ -1,7 +1,7 @@
-import { estimateTokens, editableSentences } from '../doc';
+import { estimateTokens, wordEditable } from '../doc';
 import { opensSentenceAt } from '../text/sentences';
 import { STOPWORDS } from '../text/words';
-import { remeasure, type Pass } from './context';
+import type { Pass } from './context';
 
 // An article, a space and the lower-case word it introduces. Capitalised words are names ("the Beatles").
 const ARTICLE = /(?<![\p{L}\p{N}'’_-])(a|an|the|A|An|The) (?=(\p{Ll}[\p{L}\p{N}'’-]*))/gu;
@@ -80,27 +80,29 @@ export function elide(text: string, opensSentence: boolean): { text: string; sav
 export const elision: Pass = {
   name: 'elide',
   lossy: true,
-  run(doc, { tokenizer, budget }) {
+  run(doc, { tokenizer, budget, mode }) {
     if (!doc.english) return;
     let excess = estimateTokens(doc) - budget;
-    const sentences = editableSentences(doc).sort((a, b) => a.score - b.score);
-    for (const sentence of sentences) {
+    if (excess <= 0) return;
+    const edits = wordEditable(doc, mode)
+      .sort((a, b) => a.score - b.score)
+      .map((sentence) => {
+        const pieces = sentence.pieces.map((piece, i) => (piece.locked ? null : elide(piece.text, i === 0)));
+        const changed = pieces.some((e, i) => e !== null && e.text !== sentence.pieces[i]!.text);
+        const exact = pieces.every((e) => e === null || e.saved !== undefined);
+        const texts = sentence.pieces.map((piece, i) => pieces[i]?.text ?? piece.text);
+        const saved = !changed ? 0 : exact ? pieces.reduce((n, e) => n + (e?.saved ?? 0), 0) : sentence.tokens - tokenizer.count(texts.join(''));
+        return { sentence, texts, saved };
+      })
+      .filter((edit) => edit.saved > 0);
+    // Terse text for nothing is a loss: when every elision together cannot make the text fit (relaxed
+    // mode over budget on its code, strict mode that must drop a unit anyway), the sentences stay as written.
+    if (edits.reduce((n, edit) => n + edit.saved, 0) < excess) return;
+    for (const { sentence, texts, saved } of edits) {
       if (excess <= 0) return;
-      let changed = false;
-      let saved: number | undefined = 0;
-      const before = sentence.tokens;
-      sentence.pieces.forEach((piece, i) => {
-        if (piece.locked) return;
-        const elided = elide(piece.text, i === 0);
-        if (elided.text === piece.text) return;
-        piece.text = elided.text;
-        changed = true;
-        saved = saved !== undefined && elided.saved !== undefined ? saved + elided.saved : undefined;
-      });
-      if (!changed) continue;
-      if (saved === undefined) remeasure(sentence, tokenizer);
-      else sentence.tokens -= saved;
-      excess -= before - sentence.tokens;
+      sentence.pieces.forEach((piece, i) => (piece.text = texts[i]!));
+      sentence.tokens -= saved;
+      excess -= saved;
     }
   },
 };

@@ -1,4 +1,5 @@
-import { estimateTokens, editableSentences, type Doc, type Piece, type Sentence } from '../doc';
+import { estimateTokens, wordEditable, type Doc, type Piece, type Sentence } from '../doc';
+import type { Mode } from '../options';
 import type { Tokenizer } from '../tokenizer';
 import { MEANING_FREE } from '../text/words';
 import { remeasure, type Pass } from './context';
@@ -21,11 +22,11 @@ interface Candidate {
 export const prune: Pass = {
   name: 'prune',
   lossy: true,
-  run(doc, { tokenizer, budget }) {
+  run(doc, { tokenizer, budget, mode }) {
     if (!doc.english) return;
     let excess = estimateTokens(doc) - budget;
     if (excess <= 0) return;
-    const candidates = pruneCandidates(doc, tokenizer);
+    const candidates = pruneCandidates(doc, tokenizer, mode);
     candidates.sort((a, b) => a.cost - b.cost || a.start - b.start);
     const chosen: Candidate[] = [];
     for (const candidate of candidates) {
@@ -41,11 +42,11 @@ export const prune: Pass = {
 const savingsByEncoding = new Map<string, Map<string, number>>();
 
 /** The meaning-free words and phrases of kept sentences, each with its cost (sentence score) and saving. */
-export function pruneCandidates(doc: Doc, tokenizer: Tokenizer): Candidate[] {
+export function pruneCandidates(doc: Doc, tokenizer: Tokenizer, mode: Mode = 'strict'): Candidate[] {
   let savings = savingsByEncoding.get(tokenizer.encoding);
   if (!savings) savingsByEncoding.set(tokenizer.encoding, (savings = new Map()));
   const candidates: Candidate[] = [];
-  for (const sentence of editableSentences(doc)) {
+  for (const sentence of wordEditable(doc, mode)) {
     sentence.pieces.forEach((piece, index) => {
       if (piece.locked) return;
       MEANING_FREE.lastIndex = 0;

@@ -19,4 +19,9 @@ describe('core/passes/cleanup', () => {
     assert.equal(clean(`Text   here.\n\n${code}`), `Text here.\n\n${code}`);
     assert.equal(clean('Keep "two  spaces" here.'), 'Keep "two  spaces" here.');
   });
+
+  it('keeps the spacing of quoted material: columns of a document line up', () => {
+    const document = 'Invoice No: CF-2024-08817          Invoice Date: 14/03/2024\nA4 paper, 5 reams    £18.45';
+    assert.equal(clean(`Extract the invoice   fields.\n\n<document>\n${document}\n</document>`), `Extract the invoice fields.\n\n<document>\n${document}\n</document>`);
+  });
 });

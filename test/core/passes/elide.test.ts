@@ -5,8 +5,9 @@ import { tokenizerFor } from '../../../src/core/tokenizer';
 import { context, through } from '../helpers';
 
 describe('core/passes/elide', () => {
-  // A lossy pass: it runs only over budget (here, any budget), and then on every sentence it needs.
-  const el = (text: string) => through(text, [elision], context(0));
+  // A lossy pass: it runs only over budget, and then on every sentence it needs; here the budget is what
+  // the expected text costs, so the whole sentence must be elided.
+  const el = (text: string, expected = text) => through(text, [elision], context(tokenizerFor('o200k_base').count(expected), 'strict'));
 
   it('changes nothing when the text fits the budget', () => {
     const text = 'Act as a composer and write the music for an opera.';
@@ -29,8 +30,18 @@ describe('core/passes/elide', () => {
     ['Answer with "a short story" and `the value`.', 'Answer with "a short story" and `the value`.'],
   ];
   for (const [input, expected] of examples) {
-    it(`elides ${JSON.stringify(input)}`, () => assert.equal(el(input), expected));
+    it(`elides ${JSON.stringify(input)}`, () => assert.equal(el(input, expected), expected));
   }
+
+  it('leaves the text as written when eliding all of it could not make it fit', () => {
+    const text = 'Act as a composer and write the music for an opera.';
+    assert.equal(through(text, [elision], context(3, 'strict')), text);
+  });
+
+  it('never edits what relaxed mode keeps whatever the budget (the role, the closing request)', () => {
+    const text = 'You are an expert in the history of the region.\n\nSummarise the notes for the team in a short list.';
+    assert.equal(through(text, [elision], context(12, 'relaxed')), text);
+  });
 
   // The pass subtracts `saved` instead of counting the sentence again: it must be exact, in both encodings.
   const WORDS = ['the', 'a', 'an', 'The', 'A', 'cat', 'user', 'file', 'and', 'or', 'of', 'x,', '5,', '(the', '"a', 'iPhone', 'few', 'same', '\n', '  '];
