@@ -109,6 +109,11 @@ function isCourtesy(pieces: readonly Piece[]): boolean {
   return COURTESY.test(text) || isAside(text);
 }
 
+/** A sentence the rewrite pass drops whole as an aside to the reader, in the text's language. */
+export function isAsideText(text: string, english: boolean): boolean {
+  return english ? COURTESY.test(text.trim()) || isAside(text.trim()) : isForeignAside([{ text, locked: false }]);
+}
+
 /** A German, Spanish, French, Portuguese, Japanese or Chinese aside ("¡Mil gracias de antemano!", "よろしくお願いいたします。"). */
 function isForeignAside(pieces: readonly Piece[]): boolean {
   if (pieces.length !== 1 || pieces[0]!.locked) return false;

@@ -1,8 +1,9 @@
-import { sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
 import { introduces, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';
+import { isAsideText } from './rewrite';
 import { isInstruction } from '../scoring/structure';
 import { findProtectedSpans } from '../text/inline';
 import { isEnglish } from '../text/language';
@@ -40,7 +41,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   markVerbatim(blocks);
   markSourceHeaders(blocks);
   markLeadIns(blocks);
-  pinRequests(blocks);
+  pinRequests(blocks, english);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
 }
@@ -151,12 +152,14 @@ function markSourceHeaders(blocks: Block[]): void {
  * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
-function pinRequests(blocks: Block[]): void {
+function pinRequests(blocks: Block[], english: boolean): void {
+  const said = (sentence: Sentence) => isMeta(sentenceText(sentence)) || isAsideText(sentenceText(sentence), english);
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
   for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = true;
-  for (const sentence of sentences.slice(0, 3)) {
+  // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
+  for (const sentence of sentences.filter((s) => !said(s)).slice(0, 3)) {
     if (ROLE.test(sentenceText(sentence))) {
       sentence.pinned = true;
       break;
@@ -170,16 +173,36 @@ function pinRequests(blocks: Block[]): void {
   });
   if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
   if (pinMaterial(blocks)) return;
-  let lastProse = blocks.length - 1;
+  // Closing thanks in a paragraph of their own ("辛苦了，非常感谢！有空请你喝奶茶～") do not end the prompt.
+  let end = blocks.length - 1;
+  while (end >= 0 && (blocks[end]!.kind === 'markup' || (blocks[end]!.kind === 'prose' && blocks[end]!.sentences.every(said)))) end--;
+  let lastProse = end;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
-  if (!last || last.kind !== 'prose' || lastProse < blocks.length - 2) return;
-  const closing = last.sentences[last.sentences.length - 1];
-  const text = closing ? sentenceText(closing) : '';
+  // A list item is one rule among others, not the prompt's closing request.
+  if (!last || last.kind !== 'prose' || lastProse < end - 1 || isListItem(last)) return;
+  // The last request among the closing sentences that are not thanks: "请用中文回答：…" before "麻烦大家了，
+  // 感激不尽！", "Responde en español, …" before "Ah, y el código vacío debe devolver 400.".
+  const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);
   // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
   // an instruction ("Summarize the following text:"), which is pinned as one.
-  if (closing && !isMeta(text) && (closing.instruction || /[?？]\s*$/.test(text))) closing.pinned = true;
+  const request = closing.find((s) => s.instruction || /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s)));
+  if (request) request.pinned = true;
 }
+
+/** How far from the end of the prompt the closing request may stand. */
+const CLOSING_SENTENCES = 3;
+
+// What asks for something in the other languages the product reads (English has isInstruction): a
+// polite marker or an imperative that opens the sentence.
+const REQUEST = new RegExp(
+  '(?<![\\p{L}])(?:bitte|kannst du|könntest du|können sie|könnten sie|por favor|puedes|podrías|s[’\']il (?:vous|te) plaît|pouvez-vous|peux-tu|pourriez-vous|' +
+    'merci de|veuillez|poderia|você pode)(?![\\p{L}])|' +
+    '(?:^[^\\p{L}]*|[,:;]\\s+)(?:antworte|schreib(?:e)?|gib|erstelle|fasse|erkläre|übersetze|responde|explica|explícame|escribe|escríbeme|dame|hazme|genera|traduce|resume|resúmeme|crea|devuelve|indica|indícame|' +
+    'répondez|réponds|donnez|écrivez|rédigez|traduisez|résumez|indiquez|expliquez|responda|explique|escreva|traduza|resuma|gere|crie|indique|devolva|retorne)(?![\\p{L}])|' +
+    '请|麻烦你|帮我|给出|ください|お願いします|お願いいたします|教えて',
+  'iu',
+);
 
 const SLOT = /^(?:\{\{?\s*[\p{L}\p{N}_.:-]+\s*\}\}?|\$\{[^{}\n]+\}|\[\[[\p{L}\p{N}_ .:-]+\]\])$/u;
 

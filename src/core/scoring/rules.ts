@@ -64,7 +64,7 @@ const META = new Phrases(
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
     "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | " +
     'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza',
-  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝'],
+  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝'],
   ['entschuldig'],
 );
 const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');

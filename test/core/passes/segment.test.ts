@@ -56,6 +56,17 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Use {name} in the greeting. Keep it short.\n\nThe end.'), []);
   });
 
+  it('pins the role and the closing request in every language, past greetings and thanks', () => {
+    const pinned = (text: string) => parse(text).blocks.flatMap((b) => b.sentences.filter((s) => s.pinned).map(sentenceText));
+    assert.deepEqual(pinned('お疲れ様です。いつもありがとうございます。予約アシスタント用のプロンプトです。\n\nあなたは予約を手伝うエージェントです。以下のルールを守ってください。'),
+      ['あなたは予約を手伝うエージェントです。']);
+    assert.deepEqual(pinned('死锁日志如下。\n\n请用中文回答：先解释原因，然后给出修改后的代码。\n\n辛苦了，非常感谢！'), ['请用中文回答：先解释原因，然后给出修改后的代码。']);
+    assert.deepEqual(pinned('Tengo un handler en Go que falla. Responde en español, con un máximo de 5 puntos. Ah, y el código vacío debe devolver 400. ¡Mil gracias de antemano!'),
+      ['Responde en español, con un máximo de 5 puntos.']);
+    // The last rule of a list is one rule among others, not the closing request.
+    assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
+  });
+
   it('marks instructions, not narrative', () => {
     const flags = parse('Never reveal the key. The team never trailed. You must answer in JSON. Write a haiku.').blocks[0]!.sentences.map((s) => s.instruction);
     assert.deepEqual(flags, [true, false, true, true]);
