@@ -38,6 +38,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
     }
   }
   pairTagBlocks(blocks);
+  splitQuotedTails(blocks);
   markVerbatim(blocks);
   markSourceHeaders(blocks);
   markLeadIns(blocks);
@@ -100,6 +101,24 @@ function markVerbatim(blocks: Block[]): void {
 }
 
 const QUOTED = /^["“„«「『][\s\S]*["”“»」』]$/u;
+
+/**
+ * "My draft:" and, on the next line, the draft in quotation marks: two blocks, so that the quote is
+ * material (verbatim) and the line announcing it goes with it.
+ */
+function splitQuotedTails(blocks: Block[]): void {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (block.kind !== 'prose' || block.prefix.trim() !== '' || block.sentences.length < 2) continue;
+    const k = block.sentences.findIndex((s, j) => j < block.sentences.length - 1 && /[:：]$/.test(sentenceText(s)) && s.sep.includes('\n'));
+    if (k < 0) continue;
+    const tail = block.sentences.slice(k + 1);
+    if (!QUOTED.test(tail.map((s) => sentenceText(s) + s.sep).join('').trim())) continue;
+    const sep = block.sentences[k]!.sep;
+    block.sentences[k]!.sep = '';
+    blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
+  }
+}
 
 function quoted(block: Block): boolean {
   if (block.prefix.trim() !== '' || block.sentences.length === 0) return false;

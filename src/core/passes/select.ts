@@ -1,4 +1,4 @@
-import { isProtected, type Block, type Doc, type Sentence } from '../doc';
+import { isProtected, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -40,15 +40,12 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
   const clausesOf = new Map<Sentence, Clause[]>();
   const frames = new Frames(doc);
-  const units: Unit[] = [];
-  const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
   // `kept`: relaxed mode keeps it whatever the budget; `pinned`: strict mode ranks it first.
-  const add = (unit: Unit, kept: boolean, pinned = kept) => {
-    if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? { ...unit, score: unit.score + PINNED } : unit);
-  };
+  const entries: { unit: Unit; kept: boolean; pinned: boolean }[] = [];
+  const add = (unit: Unit, kept: boolean, pinned = kept) => entries.push({ unit, kept, pinned });
   const ranked = rankSentences(doc);
-  for (const unit of sentenceUnits(doc, ranked, clausesOf, tokenizer)) {
+  const proseUnits = sentenceUnits(doc, ranked, clausesOf, tokenizer);
+  for (const unit of proseUnits) {
     // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
     // introduces: the list carries the lead-in's value.
     const leadIn = frames.leadIn(unit);
@@ -66,8 +63,15 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       else fixed += cost;
     }
     // An example that holds code is code too: relaxed mode keeps it whole.
-    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: units.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body), !!block.pinned);
-    else add({ cost, score: BLOCK_SCORE, order: units.length, block }, true, !!block.pinned);
+    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: entries.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body), !!block.pinned);
+    else add({ cost, score: BLOCK_SCORE, order: entries.length, block }, true, !!block.pinned);
+  }
+  announceBlocks(doc, entries);
+  const units: Unit[] = [];
+  const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
+  for (const { unit, kept, pinned } of entries) {
+    if (kept && !strict) fixedUnits.push(unit);
+    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED }) : unit);
   }
   const keep = new Set<Unit>();
   const covered = new Map<string, number>();
@@ -93,6 +97,33 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
+}
+
+/**
+ * A sentence that ends its paragraph with a colon announces the block after it ("Las tablas son estas:"
+ * before the schema, "My draft:" before the quoted draft): it comes only with that block, never alone,
+ * and relaxed mode keeps it with a block it keeps.
+ */
+function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): void {
+  const entryOf = new Map<Block, { unit: Unit; kept: boolean }[]>();
+  for (const entry of entries) {
+    const owner = entry.unit.block ?? entry.unit.parent;
+    if (owner) entryOf.set(owner, [...(entryOf.get(owner) ?? []), entry]);
+  }
+  doc.blocks.forEach((block, i) => {
+    const next = doc.blocks[i + 1];
+    if (block.removed || block.kind !== 'prose' || !next || next.removed || !(next.kind !== 'prose' || next.verbatim)) return;
+    const last = block.sentences.filter((s) => !s.removed).pop();
+    if (!last || last.pinned || !/[:：]\s*$/.test(sentenceText(last))) return;
+    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last && e.unit.clause === undefined);
+    const announced = entryOf.get(next) ?? [];
+    if (!announcer || announced.length === 0) return;
+    announcer.unit.score = 0;
+    for (const entry of announced) {
+      if (!entry.unit.head) entry.unit.head = announcer.unit;
+      if (entry.kept) announcer.kept = true;
+    }
+  });
 }
 
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));

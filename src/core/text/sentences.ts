@@ -3,7 +3,9 @@ import type { Span } from './inline';
 // Words that end with a period without ending the sentence.
 const ABBREVIATIONS = new Set(
   ('mr mrs ms dr prof sr jr st mt ft vs etc e.g i.e eg ie cf al approx ca fig figs no nos vol vols ed eds inc ltd co corp ' +
-    'dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k u.n a.m p.m d.c ph.d b.a m.a est op pp z.b bzw usw ggf ca sr sra')
+    'dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k u.n a.m p.m d.c ph.d b.a m.a est op pp z.b bzw usw ggf ca sr sra ' +
+    // Spanish, Portuguese, German, French: "Ferretería Hnos. Villalba", "Av. Paulista", "vgl. Abschnitt 3".
+    'hnos hno sres srta dña dra ud uds pág págs núm aprox av avda cía nr str hr vgl inkl evtl mme mlle cie')
     .split(' '),
 );
 

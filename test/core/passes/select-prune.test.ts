@@ -68,6 +68,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a sentence that announces the next block ("My draft:", "The tables are these:") only with that block', () => {
+    const draft = [
+      'Can you rewrite my email to my landlord so it sounds firm but polite? Keep it under 150 words.', '',
+      'My draft:', '"Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January. I want it fixed by 2 February. Thanks, Dana"', '',
+      "Don't add any legal claims I didn't make.",
+    ].join('\n');
+    const schema = 'I need the products to restock at our hardware store, per warehouse. We use MySQL 8. The tables are these:\n\n```sql\nCREATE TABLE stock (sku_id INT, warehouse_id INT, qty INT);\n```\n\nOnly products with active = 1.';
+    for (const [text, announcer, material] of [[draft, 'My draft:', 'Hi Mr. Okafor'], [schema, 'The tables are these:', 'CREATE TABLE']] as const)
+      for (const mode of ['strict', 'relaxed'] as const)
+        for (let share = 20; share <= 100; share += 10) {
+          const out = optimize({ text, budget: `${share}%`, mode }).text;
+          if (out.includes(announcer)) assert.ok(out.includes(material), `${mode} ${share}%: ${out}`);
+        }
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);

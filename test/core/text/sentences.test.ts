@@ -18,6 +18,7 @@ describe('core/text/sentences', () => {
     ['Chinese full stops, no spaces', '请用中文回答。不要编造数据。', ['请用中文回答。', '不要编造数据。']],
     ['Japanese', '必ず確認してください。番号は聞かないでください。', ['必ず確認してください。', '番号は聞かないでください。']],
     ['Hindi danda', 'वारसॉ पोलैंड की राजधानी है। यह विस्तुला नदी पर है।', ['वारसॉ पोलैंड की राजधानी है।', 'यह विस्तुला नदी पर है।']],
+    ['Spanish, past an abbreviation', 'Trabajo en Ferretería Hnos. Villalba y uso MySQL 8. Vivo en la Av. Central.', ['Trabajo en Ferretería Hnos. Villalba y uso MySQL 8.', 'Vivo en la Av. Central.']],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
