@@ -49,7 +49,7 @@ export interface Block {
   /** Line breaks that separated this block from the previous one. */
   sepBefore: string;
   /** Prose only: list marker, quote marker or indentation kept in front of the text. */
-  readonly prefix: string;
+  prefix: string;
   /** Non-prose blocks: the exact text to emit. */
   readonly body: string;
   readonly sentences: Sentence[];
@@ -150,14 +150,23 @@ const endsWide = (text: string): boolean => /[\u3000-\u30ff\u3400-\u9fff\uf900-\
 /** The prompt text the document stands for now. */
 export function render(doc: Doc): string {
   let out = '';
+  // The widest gap of the blocks that went since the last one written: "Rules:\n\n1. …" that lost its
+  // first item keeps its blank line before the second.
+  let gap = '';
   for (const block of doc.blocks) {
-    if (block.removed) continue;
-    const text = renderBlock(block);
-    if (text === '') continue;
-    out += out === '' ? text : block.sepBefore + text;
+    const text = block.removed ? '' : renderBlock(block);
+    if (text === '') {
+      if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
+      continue;
+    }
+    if (out !== '') out += lineBreaks(gap) > lineBreaks(block.sepBefore) ? gap.replace(/[ \t]+$/, '') + /[ \t]*$/.exec(block.sepBefore)![0] : block.sepBefore;
+    out += text;
+    gap = '';
   }
   return out;
 }
+
+const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
 
 /** Estimated tokens of the rendered text from per-unit counts, without re-tokenizing. */
 export function estimateTokens(doc: Doc): number {

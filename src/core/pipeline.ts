@@ -9,6 +9,7 @@ import { prune } from './passes/prune';
 import { rewrite } from './passes/rewrite';
 import { segment } from './passes/segment';
 import { select } from './passes/select';
+import { renumberLists } from './passes/renumber';
 import { dropEmptyStructure } from './passes/structure';
 import { removals, snapshot, type Snapshot } from './trace';
 
@@ -69,12 +70,14 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
     run(pass, context);
     passes.push({ name: pass.name, tokens: estimateTokens(doc) });
   }
+  if (renumberLists(doc)) exact = null;
   let { text: output, tokens } = exact ?? measure();
   // Per-unit counts can miss a few tokens where units join: tighten the target and run the lossy passes again.
   for (let attempt = 1; tokens > budget && attempt <= MAX_TIGHTENING; attempt++) {
     const before = tokens;
     const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - attempt * 2) };
     for (const pass of PASSES) if (pass.lossy) run(pass, tighter);
+    renumberLists(doc);
     output = render(doc);
     tokens = tokenizer.count(output);
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
@@ -82,6 +85,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   if (tokens > budget) {
     const before = latest ?? snapshot(doc);
     output = dropUntilFits(doc, context);
+    if (renumberLists(doc)) output = render(doc);
     tokens = tokenizer.count(output);
     removed.push(...removals('fit', doc, before, snapshot(doc)));
   }

@@ -1,0 +1,34 @@
+import { strict as assert } from 'node:assert';
+import { render } from '../../../src/core/doc';
+import { renumberLists } from '../../../src/core/passes/renumber';
+import { parse } from '../helpers';
+
+/** Parses `text`, removes the list items whose text includes one of `drop`, renumbers and renders. */
+function without(text: string, drop: string[]): string {
+  const doc = parse(text);
+  for (const block of doc.blocks) for (const s of block.sentences) if (drop.some((d) => s.pieces.some((p) => p.text.includes(d)))) s.removed = true;
+  renumberLists(doc);
+  return render(doc);
+}
+
+describe('core/passes/renumber', () => {
+  it('numbers the kept items of an ordered list again from its first number', () => {
+    const text = 'Rules:\n\n1. Answer in German.\n2. Never ask for addresses.\n3. Keep it short.\n4. Use the informal du.';
+    assert.equal(without(text, ['German', 'short']), 'Rules:\n\n1. Never ask for addresses.\n2. Use the informal du.');
+  });
+
+  it('keeps nested items under their parent and numbers parallel lists on their own', () => {
+    const text = '1) Check the API.\n   - Every handler validates input.\n2) Check the database.\n3) Check the logs.\n\nThen:\n\n5. Write the summary.\n6. Send it.';
+    assert.equal(
+      without(text, ['database', 'Write the summary']),
+      '1) Check the API.\n   - Every handler validates input.\n2) Check the logs.\n\nThen:\n\n5. Send it.',
+    );
+  });
+
+  it('leaves lists as written when their numbers were not in sequence, or the prompt points at an item by number', () => {
+    const lazy = '1. Answer in German.\n1. Never ask for addresses.\n1. Keep it short.';
+    assert.equal(without(lazy, ['German']), '1. Never ask for addresses.\n1. Keep it short.');
+    const referenced = '1. Read the ticket.\n2. Check the order.\n3. Reply.\n\nIf step 3 fails, escalate.';
+    assert.equal(without(referenced, ['Read the ticket']), '2. Check the order.\n3. Reply.\n\nIf step 3 fails, escalate.');
+  });
+});
