@@ -59,6 +59,8 @@ describe('commands and menus', () => {
     const bindings = packageJson().contributes.keybindings as { command: string; key: string; mac?: string }[];
     const ours = bindings.find((b) => b.command === CommandId.Optimize);
     assert.ok(ours, 'Optimize Prompt has a default keybinding');
+    // On a read-only editor (the proposal) the key must reach the command, which says why it cannot run.
+    assert.doesNotMatch((ours as { when?: string }).when ?? '', /editorReadonly/);
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
     const document = vscode.window.activeTextEditor?.document;
     assert.ok(document, 'the default keybindings document opened');

@@ -9,7 +9,7 @@ export const title = 'UI click-through: palette → Optimize Prompt → diff →
 
 const CATEGORY = 'Prompt Optimizer';
 const OPTIMIZE = 'Optimize Prompt';
-const ACCEPT = 'Accept Optimized Prompt';
+const ACCEPT = 'Accept Proposal';
 const FILE = 'prompt.md';
 
 /** Why the test cannot run yet (the extension does not contribute the commands), or null. */
@@ -37,6 +37,58 @@ async function tokenItem(page) {
   const item = page.locator('.statusbar-item', { hasText: /tokens/ }).last();
   await item.waitFor({ state: 'visible', timeout: 20000 });
   return item;
+}
+
+/**
+ * With a proposal open, typing the Optimize command must not offer Accept or Discard: Enter on a
+ * "recently used" Accept would replace the text the user asked to optimize.
+ */
+async function checkPaletteOffersOnlyOptimize(page, wanted) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${wanted}`);
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+  await rows.first().waitFor({ state: 'visible', timeout: 10000 });
+  const labels = (await rows.allInnerTexts()).map(squash);
+  await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden', timeout: 10000 });
+  const others = labels.filter((label) => !label.startsWith(wanted));
+  check(others.length === 0, `typing "${wanted}" also offers ${JSON.stringify(others)}`);
+}
+
+/** The Optimize key pressed in the read-only proposal says why nothing happens. */
+async function checkOptimizeKeyOnProposalExplains(page) {
+  await page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified .view-lines').first().click();
+  await page.keyboard.press('Control+Alt+Shift+O');
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'This is an optimization proposal' }).first();
+  const shown = await toast.waitFor({ state: 'visible', timeout: 15000 }).then(() => true, () => false);
+  check(shown, 'Ctrl+Alt+Shift+O in the proposal showed no message');
+  await toast.locator('.codicon-notifications-clear, .action-label.codicon-close').first().click().catch(() => page.keyboard.press('Escape'));
+}
+
+/** The budget setting is drawn with an input box in the Settings UI (a setting of two JSON types is not). */
+async function checkBudgetEditableInSettingsUi(page, log) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill('>Preferences: Open User Settings');
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Open User Settings$/ }) }).first();
+  await row.waitFor({ state: 'visible', timeout: 10000 });
+  await row.click();
+  const search = page.locator('.settings-editor .settings-header .suggest-input-container textarea, .settings-editor .settings-header input').first();
+  await search.waitFor({ state: 'visible', timeout: 20000 });
+  await search.click();
+  await page.keyboard.type('promptOptimizer.budget');
+  const item = page.locator('.settings-editor .setting-item-contents', { hasText: 'Target size of an optimized prompt' }).first();
+  await item.waitFor({ state: 'visible', timeout: 20000 });
+  const box = item.locator('.setting-item-control input').first();
+  const hasBox = await box.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false);
+  check(hasBox, 'the Settings UI draws no input box for promptOptimizer.budget');
+  const value = await box.inputValue();
+  check(value === '1000', `the budget box shows "${value}", not the default 1000`);
+  log('Settings UI: promptOptimizer.budget has an input box showing 1000');
 }
 
 export async function run({ page, workspace, screenshotsDir, log }) {
@@ -92,6 +144,8 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   log(`diff editor open: "${tabTitle}"`);
   check(/→/.test(tabTitle), `diff tab title "${tabTitle}" does not show "before → after tokens"`);
   await page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified .view-lines').first().waitFor({ state: 'visible' });
+  await checkPaletteOffersOnlyOptimize(page, wanted);
+  await checkOptimizeKeyOnProposalExplains(page);
   await page.mouse.move(5, 5); // no hover tooltips in the picture
   await page.waitForTimeout(800); // let the diff decorations settle
   await page.screenshot({ path: join(screenshotsDir, 'screenshot-diff.png') });
@@ -165,5 +219,6 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   const clip = { x: left, y: top, width: right - left, height: viewport.height - top };
   await page.screenshot({ path: join(screenshotsDir, 'screenshot-statusbar.png'), clip });
   log('saved screenshot-statusbar.png');
+  await checkBudgetEditableInSettingsUi(page, log);
   return { status: 'passed' };
 }
