@@ -19,8 +19,11 @@ export interface ProposalInfo {
 }
 
 export type OptimizeOutcome =
-  | { readonly status: 'proposed'; readonly proposal: ProposalInfo }
+  /** `note`: what the user should know about the input, e.g. that only one of several selections was used. */
+  | { readonly status: 'proposed'; readonly proposal: ProposalInfo; readonly note?: string }
   | { readonly status: 'refused'; readonly message: string }
+  /** The engine found nothing to shorten: no diff is opened. */
+  | { readonly status: 'unchanged'; readonly message: string }
   | { readonly status: 'cancelled' }
   | { readonly status: 'failed'; readonly failure: EngineFailureInfo; readonly fallbackOffered: boolean };
 
