@@ -28,7 +28,10 @@ export const PROMPT = [
 /** Opens an untitled Markdown document with `content` in an editor. */
 export async function openDocument(content = PROMPT, language = 'markdown'): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument({ language, content });
-  return vscode.window.showTextDocument(document, { preview: false });
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  // A new untitled document may reuse the URI of one closed just before: wait until the active editor is this one.
+  await waitFor('the new document to be the active editor', () => vscode.window.activeTextEditor?.document.getText() === content);
+  return editor;
 }
 
 /** Selects lines `from`..`to` (inclusive, whole lines without the final line break). */

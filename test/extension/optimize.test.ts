@@ -221,6 +221,30 @@ describe('optimize, diff, accept and discard', () => {
     assert.equal(outcome.proposal.originalTokens, countTokens(editor.document.getText(primary), 'gpt-4o'));
   });
 
+  it('says before Accept what was lost, marks a dropped rule and names the engine; each dropped unit is viewable', async () => {
+    const prompt = [
+      'You are a support assistant for Acme.',
+      'Never share internal ticket numbers with customers.',
+      'The weather in the office is usually pleasant and the coffee machine works well.',
+      'Answer the customer question below politely and briefly.',
+      'Question: how do I reset my password?',
+    ].join('\n');
+    const editor = await openDocument(prompt);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize, { wholeDocument: true, budget: '40%' })) as OptimizeOutcome;
+    assert.equal(outcome.status, 'proposed', JSON.stringify(outcome));
+    if (outcome.status !== 'proposed') return;
+    const { review, reviewMessage, removedUri } = outcome.proposal;
+    assert.equal(review.engine, 'local engine');
+    assert.match(review.summary ?? '', /^dropped \d+ sentences?/);
+    assert.deepEqual(review.rulesDropped, ['Never share internal ticket numbers with customers.']);
+    assert.ok(reviewMessage.startsWith(`${outcome.proposal.title}, local engine: dropped`), reviewMessage);
+    assert.match(reviewMessage, /Drops 1 rule: “Never share internal ticket numbers with customers”\./);
+    const removed = (await vscode.workspace.openTextDocument(vscode.Uri.parse(removedUri))).getText();
+    assert.match(removed, /- \*\*Rule:\*\* Never share internal ticket numbers with customers\./);
+    assert.match(removed, /- The weather in the office is usually pleasant/);
+  });
+
   it('uses the model from settings as soon as it changes', async () => {
     try {
       await setSetting('model', 'gpt-4');

@@ -13,7 +13,8 @@ import { budgetInputProblem, normalizeBudgetSetting, parseBudgetInput, type Budg
 import { isUnchanged, placeResult } from '../logic/edges';
 import { formatCount, formatTokens } from '../logic/format';
 import { checkInput, emptyProposalMessage, readonlyReason, severalSelectionsNote } from '../logic/input';
-import { baseUrlProblem } from '../logic/remote';
+import { baseUrlProblem, endpointFor, originOf } from '../logic/remote';
+import { droppedRules, engineLabel, summarizeRemovals } from '../logic/review';
 import type { EngineKind } from '../logic/settings';
 import type { CommandDeps } from './index';
 
@@ -180,7 +181,13 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
     void vscode.window.showInformationMessage(message);
     return { status: 'unchanged', message };
   }
-  const proposal = await deps.diffs.open({ ...origin, result: placed });
+  const remote = engine === 'remote' ? { origin: originOf(endpointFor(config.remote.baseUrl, config.remote.apiVariant)), apiVariant: config.remote.apiVariant } : undefined;
+  const review = {
+    summary: placed.removed ? summarizeRemovals(placed.removed) : undefined,
+    rulesDropped: droppedRules(placed.removed ?? [], core.statesRule),
+    engine: engineLabel(engine, remote),
+  };
+  const proposal = await deps.diffs.open({ ...origin, result: placed, review });
   return { status: 'proposed', proposal };
 }
 
