@@ -64,7 +64,6 @@ async function checkOptimizeKeyOnProposalExplains(page) {
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'This is an optimization proposal' }).first();
   const shown = await toast.waitFor({ state: 'visible', timeout: 15000 }).then(() => true, () => false);
   check(shown, 'Ctrl+Alt+Shift+O in the proposal showed no message');
-  await toast.locator('.codicon-notifications-clear, .action-label.codicon-close').first().click().catch(() => page.keyboard.press('Escape'));
 }
 
 /** The budget setting is drawn with an input box in the Settings UI (a setting of two JSON types is not). */
@@ -77,9 +76,8 @@ async function checkBudgetEditableInSettingsUi(page, log) {
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Open User Settings$/ }) }).first();
   await row.waitFor({ state: 'visible', timeout: 10000 });
   await row.click();
-  const search = page.locator('.settings-editor .settings-header .suggest-input-container textarea, .settings-editor .settings-header input').first();
-  await search.waitFor({ state: 'visible', timeout: 20000 });
-  await search.click();
+  // The search box (a small Monaco editor) has the focus when the Settings editor opens.
+  await page.locator('.settings-editor .settings-header .suggest-input-container').first().waitFor({ state: 'visible', timeout: 20000 });
   await page.keyboard.type('promptOptimizer.budget');
   const item = page.locator('.settings-editor .setting-item-contents', { hasText: 'Target size of an optimized prompt' }).first();
   await item.waitFor({ state: 'visible', timeout: 20000 });
@@ -91,7 +89,32 @@ async function checkBudgetEditableInSettingsUi(page, log) {
   log('Settings UI: promptOptimizer.budget has an input box showing 1000');
 }
 
-export async function run({ page, workspace, screenshotsDir, log }) {
+/**
+ * The installed extension's page (Extensions view) shows the user README with its pictures: the page's
+ * webview loads only https: and data: images, so a relative path shows as a broken image.
+ */
+async function checkExtensionPageImages(page, log) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+X');
+  const entry = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Prompt Optimizer' }).first();
+  await entry.waitFor({ state: 'visible', timeout: 30000 });
+  await entry.click();
+  let images = null;
+  for (const until = Date.now() + 30000; Date.now() < until; await page.waitForTimeout(500)) {
+    for (const frame of page.frames()) {
+      images = await frame
+        .evaluate(() => (document.body?.innerText.includes('How to use it') ? [...document.images].map((i) => ({ src: i.src.slice(0, 40), shown: i.complete && i.naturalWidth > 0 })) : null))
+        .catch(() => null);
+      if (images) break;
+    }
+    if (images && images.length > 0 && images.every((i) => i.shown)) break;
+  }
+  check(images, 'the extension page does not show the user README ("How to use it")');
+  check(images.length >= 2 && images.every((i) => i.shown), `the extension page has broken images: ${JSON.stringify(images)}`);
+  log(`extension page: user README with ${images.length} images, all shown`);
+}
+
+export async function run({ page, workspace, screenshotsDir, log, installed = false }) {
   const original = squash(readFileSync(join(workspace, FILE), 'utf8'));
 
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
@@ -144,12 +167,21 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   log(`diff editor open: "${tabTitle}"`);
   check(/→/.test(tabTitle), `diff tab title "${tabTitle}" does not show "before → after tokens"`);
   await page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified .view-lines').first().waitFor({ state: 'visible' });
-  await checkPaletteOffersOnlyOptimize(page, wanted);
-  await checkOptimizeKeyOnProposalExplains(page);
+  // Beside the diff: the review notification with what was removed, the engine, and labelled buttons.
+  const review = page.locator('.notifications-toasts .notification-toast', { hasText: 'local engine' }).first();
+  await review.waitFor({ state: 'visible', timeout: 15000 });
+  const reviewText = squash(await review.innerText());
+  log(`review notification: "${reviewText}"`);
+  for (const label of ['Accept', 'Discard']) {
+    check(await review.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first().isVisible(), `the review notification has no "${label}" button`);
+  }
+  check(/(dropped|cut|pruned) \d+|reworded only/.test(reviewText), `the review notification does not say what was dropped: "${reviewText}"`);
   await page.mouse.move(5, 5); // no hover tooltips in the picture
   await page.waitForTimeout(800); // let the diff decorations settle
   await page.screenshot({ path: join(screenshotsDir, 'screenshot-diff.png') });
   log('saved screenshot-diff.png');
+  await checkPaletteOffersOnlyOptimize(page, wanted);
+  await checkOptimizeKeyOnProposalExplains(page);
 
   // Accept from the editor title.
   const titleActions = page.locator('.editor-group-container.active .editor-actions .action-label');
@@ -220,5 +252,6 @@ export async function run({ page, workspace, screenshotsDir, log }) {
   await page.screenshot({ path: join(screenshotsDir, 'screenshot-statusbar.png'), clip });
   log('saved screenshot-statusbar.png');
   await checkBudgetEditableInSettingsUi(page, log);
+  if (installed) await checkExtensionPageImages(page, log);
   return { status: 'passed' };
 }
