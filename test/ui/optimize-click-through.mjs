@@ -175,7 +175,7 @@ export async function run({ page, workspace, screenshotsDir, log, installed = fa
   for (const label of ['Accept', 'Discard']) {
     check(await review.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first().isVisible(), `the review notification has no "${label}" button`);
   }
-  check(/(dropped|cut|pruned) \d+|reworded only/.test(reviewText), `the review notification does not say what was dropped: "${reviewText}"`);
+  check(/(dropped|cut|pruned) \d+|rewording only/.test(reviewText), `the review notification does not say what was dropped: "${reviewText}"`);
   await page.mouse.move(5, 5); // no hover tooltips in the picture
   await page.waitForTimeout(800); // let the diff decorations settle
   await page.screenshot({ path: join(screenshotsDir, 'screenshot-diff.png') });
