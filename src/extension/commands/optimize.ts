@@ -170,13 +170,19 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
   }
   deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${result.originalTokens} → ${result.optimizedTokens} tokens${result.softLimitEnforced ? ', budget not met' : ''}.`);
   if (origin.document.isClosed) return refuse(deps, 'The document was closed while optimizing.');
+  return present(deps, engine, request, origin, result);
+}
+
+/** The result as the user sees it: refused when empty, "Already concise" when unchanged, else the diff and its review. */
+async function present(deps: CommandDeps, engine: EngineKind, request: EngineRequest, origin: Origin, result: EngineResult): Promise<OptimizeOutcome> {
+  const { config } = deps.config;
   // One click on Accept must never delete the prompt: an empty proposal is refused, not offered.
   if (result.text.trim() === '') return refuse(deps, emptyProposalMessage(result.budgetTokens, request.mode));
   const core = await loadCore();
   const countingModel = engine === 'remote' && config.remote.apiVariant === 'A' ? core.DEFAULT_MODEL : request.model;
   const placed = placeResult(result, origin.originalText, (text) => core.countTokens(text, countingModel));
   if (isUnchanged(origin.originalText, placed.text)) {
-    const message = `Already concise: nothing to shorten in this ${formatTokens(placed.originalTokens)} prompt.`;
+    const message = `Already concise: nothing to shorten in this prompt (${formatTokens(placed.originalTokens)}).`;
     deps.log.info(message);
     void vscode.window.showInformationMessage(message);
     return { status: 'unchanged', message };
