@@ -1,7 +1,9 @@
 // UI-level test in the real VS Code workbench (code-server + Chromium), driven by scripts/test-vscode.mjs:
-// Explorer → prompt.md → select all → F1 "Prompt Optimizer: Optimize Prompt" → the diff editor opens →
-// screenshot → click Accept in the editor title → the text is shorter → screenshot of the status-bar
-// token counter with its tooltip. Screenshots: screenshot-diff.png, screenshot-statusbar.png.
+// Explorer → prompt.md → select all → F1 "Prompt Optimizer: Optimize Prompt" → the diff editor opens with
+// the review notification → screenshot → palette and read-only-key checks → Accept in the editor title,
+// pressed as Ctrl+Enter in the proposal → the text is shorter → screenshot of the status-bar token
+// counter with its tooltip → the budget in the Settings UI (→ the extension page, when installed).
+// Screenshots: screenshot-diff.png, screenshot-statusbar.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -183,15 +185,17 @@ export async function run({ page, workspace, screenshotsDir, log, installed = fa
   await checkPaletteOffersOnlyOptimize(page, wanted);
   await checkOptimizeKeyOnProposalExplains(page);
 
-  // Accept from the editor title.
+  // Accept: the button is in the editor title.
   const titleActions = page.locator('.editor-group-container.active .editor-actions .action-label');
   const acceptButton = page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${ACCEPT}"]`).first();
   await acceptButton.waitFor({ state: 'visible', timeout: 10000 }).catch(async (error) => {
     const labels = await titleActions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     throw new Error(`no "${ACCEPT}" button in the editor title (buttons: ${JSON.stringify(labels)}): ${error.message}`);
   });
-  await acceptButton.click();
-  log(`clicked "${ACCEPT}" in the editor title`);
+  // Accept with its key, in the proposal (read-only) where the user reads it.
+  await page.locator('.editor-group-container.active .monaco-diff-editor .editor.modified .view-lines').first().click();
+  await page.keyboard.press('Control+Enter');
+  log(`pressed Ctrl+Enter in the proposal ("${ACCEPT}" is also in the editor title)`);
 
   // Back in prompt.md, with the optimized (shorter) text.
   await diff.waitFor({ state: 'hidden', timeout: 15000 });
