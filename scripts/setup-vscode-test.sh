@@ -5,8 +5,10 @@
 #   - code-server (VS Code server + workbench, from the npm registry) into a project-local cache folder,
 #     with the workarounds from docs/testing.md (no GitHub downloads, root, native addons built here).
 # Idempotent: a marker file records what was installed; a matching marker means nothing to do.
-# Usage: bash scripts/setup-vscode-test.sh [--force]
-# Env:   PO_VSCODE_TEST_DIR (default <repo>/.vscode-test), PO_SKIP_APT=1 (never call apt-get).
+# Usage: bash scripts/setup-vscode-test.sh [--force] [--apt-only]
+# Env:   PO_VSCODE_TEST_DIR (default <repo>/.vscode-test), PO_SKIP_APT=1 (never call apt-get),
+#        PO_APT_LOCK_TIMEOUT_S (default 600: how long to wait for another apt/dpkg to release its lock),
+#        PO_APT_LOCK_POLL_S (default 10: pause between two tries while the lock is held).
 set -euo pipefail
 
 CODE_SERVER_VERSION=4.100.3 # VS Code 1.100.3; the last code-server that runs on Node 20
@@ -16,7 +18,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_DIR="${PO_VSCODE_TEST_DIR:-$ROOT/.vscode-test}/code-server"
 MARKER="$CACHE_DIR/.installed"
 FORCE=0
-[[ "${1:-}" == "--force" ]] && FORCE=1
+APT_ONLY=0
+for arg in "$@"; do
+  [[ "$arg" == "--force" ]] && FORCE=1
+  [[ "$arg" == "--apt-only" ]] && APT_ONLY=1
+done
 
 START=$SECONDS
 say() { printf '[setup-vscode-test %3ds] %s\n' "$((SECONDS - START))" "$*"; }
@@ -47,6 +53,25 @@ missing_apt() {
   echo "${out[@]:-}"
 }
 
+# apt-get that waits, bounded, while another apt or dpkg (an unattended upgrade, a parallel CI step)
+# holds a lock, instead of failing at once. DPkg::Lock::Timeout covers dpkg's lock; the loop covers
+# the package lists' lock of `apt-get update` too.
+apt_get() {
+  local deadline=$((SECONDS + ${PO_APT_LOCK_TIMEOUT_S:-600})) out status
+  while :; do
+    status=0
+    out="$("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o "DPkg::Lock::Timeout=${PO_APT_LOCK_POLL_S:-10}" "$@" 2>&1)" || status=$?
+    if ((status == 0)); then printf '%s' "$out"; return 0; fi
+    if grep -qiE 'could not get lock|unable to acquire|is another process using it' <<<"$out" && ((SECONDS < deadline)); then
+      say "another apt/dpkg holds the lock; waiting (up to ${PO_APT_LOCK_TIMEOUT_S:-600} s)"
+      sleep "${PO_APT_LOCK_POLL_S:-10}"
+      continue
+    fi
+    printf '%s\n' "$out" >&2
+    return "$status"
+  done
+}
+
 MISSING="$(missing_apt)"
 if [[ -z "$MISSING" ]]; then
   say "Debian packages present: ${APT_PACKAGES[*]}"
@@ -60,14 +85,15 @@ else
   fi
   command -v apt-get >/dev/null 2>&1 || die "apt-get not found; install by hand: $MISSING (chromium, ripgrep, Kerberos headers)"
   say "apt-get update (missing: $MISSING)"
-  retry "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
+  retry apt_get update -qq || die "apt-get update failed"
   say "apt-get install ${APT_PACKAGES[*]}"
-  retry "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >/dev/null \
+  retry apt_get install -y -qq "${APT_PACKAGES[@]}" >/dev/null \
     || die "apt-get install ${APT_PACKAGES[*]} failed"
   MISSING="$(missing_apt)"
   [[ -z "$MISSING" ]] || die "still missing after apt-get install: $MISSING"
   say "Debian packages installed"
 fi
+[[ $APT_ONLY == 1 ]] && exit 0
 
 # ---------------------------------------------------------------- code-server
 # One install at a time (two test runs in the same tree); the second one then finds the marker.

@@ -249,7 +249,7 @@ async function runUi(runDir, browser, { web = false } = {}) {
   const logs = () => findFiles(join(dir, 'user-data', 'logs'), /^(Prompt Optimizer|exthost|remoteexthost)\.log$/);
   try {
     const result = await withTimeout(
-      ui.run({ page, workspace, screenshotsDir: shots, log: (m) => say(`${tag}: ${m}`) }),
+      ui.run({ page, workspace, screenshotsDir: shots, log: (m) => say(`${tag}: ${m}`), installed: Boolean(web) }),
       UI_TIMEOUT_MS,
       'the UI test',
     );

@@ -2,11 +2,12 @@
 // without touching dist/: the package's files are staged in a temp folder (what .vscodeignore lets
 // through) and `vsce package` runs there. Used to install the extension the way a user gets it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { buildExtensionReadme } from '../extension-readme.mjs';
 
-// What the .vsix carries (the whitelist in .vscodeignore), when present.
-const FILES = ['package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt'];
+// What the .vsix carries (the whitelist in .vscodeignore), when present; README.md is the extension page's.
+const FILES = ['package.json', '.vscodeignore', 'CHANGELOG.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt'];
 
 export function extensionId(repo) {
   const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -25,10 +26,11 @@ export function packageVsix({ repo, runDir }) {
     mkdirSync(dirname(join(stage, file)), { recursive: true });
     cpSync(from, join(stage, file));
   }
+  writeFileSync(join(stage, 'README.md'), buildExtensionReadme());
   const vsix = join(runDir, `${manifest.name}-test.vsix`);
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
   if (!existsSync(vsce)) throw new Error('@vscode/vsce is not installed (npm ci)');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', vsix], {
+  const result = spawnSync(process.execPath, [vsce, 'package', '--readme-path', 'README.md', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', vsix], {
     cwd: stage,
     encoding: 'utf8',
     timeout: 120000,

@@ -19,7 +19,7 @@ export function activateExtension(context: vscode.ExtensionContext, platform: 'd
   const diffs = new DiffManager(log);
   const counter = new TokenCounter(config, log, CommandId.SelectModel);
   context.subscriptions.push(log, config, keys, diffs, counter);
-  registerAllCommands(context, { config, log, diffs, keys });
+  registerAllCommands(context, { config, log, diffs, keys, platform });
   log.info(`Prompt Optimizer ${String(context.extension.packageJSON.version)} activated (${platform}, engine ${config.config.engine}).`);
 
   return {

@@ -3,6 +3,7 @@
  * extensions may too. Nothing here exposes a prompt's destination or the API key.
  */
 import type { EngineFailureInfo } from './engine/types';
+import type { Review } from './logic/review';
 
 export interface ProposalInfo {
   /** URI of the read-only proposal (right side of the diff); the key of the pending optimization. */
@@ -16,11 +17,20 @@ export interface ProposalInfo {
   readonly optimizedTokens: number;
   readonly softLimitEnforced: boolean;
   readonly engine: 'local' | 'remote';
+  /** What was removed, dropped rules, and the engine, as shown beside the diff. */
+  readonly review: Review;
+  /** The review notification's text. */
+  readonly reviewMessage: string;
+  /** URI of the read-only "what was removed" document. */
+  readonly removedUri: string;
 }
 
 export type OptimizeOutcome =
-  | { readonly status: 'proposed'; readonly proposal: ProposalInfo }
+  /** `note`: what the user should know about the input, e.g. that only one of several selections was used. */
+  | { readonly status: 'proposed'; readonly proposal: ProposalInfo; readonly note?: string }
   | { readonly status: 'refused'; readonly message: string }
+  /** The engine found nothing to shorten: no diff is opened. */
+  | { readonly status: 'unchanged'; readonly message: string }
   | { readonly status: 'cancelled' }
   | { readonly status: 'failed'; readonly failure: EngineFailureInfo; readonly fallbackOffered: boolean };
 

@@ -19,5 +19,3 @@ export const ContextKey = {
 export const MAX_OPTIMIZE_CHARS = 1_000_000;
 /** Above this many characters the status bar shows an estimate (marked ≈) instead of an exact count. */
 export const EXACT_COUNT_LIMIT_CHARS = 500_000;
-/** Delay before the status bar recounts after typing or moving the selection. */
-export const COUNT_DEBOUNCE_MS = 150;

@@ -41,6 +41,8 @@ describe('extension/logic/format', () => {
 
   it('puts model, encoding, characters, tokens and budget in the tooltip', () => {
     const tooltip = formatStatusTooltip({ ...display, tokens: 87, documentTokens: 1234, selections: 2, budget: '40%' });
+    assert.match(tooltip, /Optimize Prompt uses the primary selection only\./);
+    assert.doesNotMatch(formatStatusTooltip({ ...display, tokens: 87, documentTokens: 1234, selections: 1 }), /primary selection/);
     for (const line of ['2 selections', 'Model: gpt-4o', 'Encoding: o200k_base', 'Characters: 5,000', 'Tokens: 87 (document: 1,234)', 'Budget: 40% of the original']) {
       assert.ok(tooltip.includes(line), `${line} in ${tooltip}`);
     }

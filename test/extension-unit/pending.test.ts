@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { decideAccept, PendingStore, resolveTarget, type PendingProposal } from '../../src/extension/logic/pending';
 
 function proposal(key: string, documentKey: string, start: number, end: number, version = 1, originalText = 'original'): PendingProposal {
-  return { key, documentKey, start, end, version, originalText, optimizedText: 'short', title: 't', engine: 'local', originalTokens: 10, optimizedTokens: 5, softLimitEnforced: false };
+  return { key, documentKey, start, end, version, originalText, optimizedText: 'short', title: 't', engine: 'local', originalTokens: 10, optimizedTokens: 5, softLimitEnforced: false, review: { summary: undefined, rulesDropped: [], engine: 'local engine' } };
 }
 
 describe('extension/logic/pending', () => {

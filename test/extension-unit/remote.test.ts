@@ -40,6 +40,7 @@ describe('extension/logic/remote', () => {
     assert.equal(limited.kind, 'rate_limited');
     assert.match(limited.message, /Try again in 42 seconds/);
     assert.match(failureFromStatus(429, undefined, undefined).message, /Try again later/);
+    assert.equal(limited.fallbackSuggested, true, 'a 429 offers the local engine');
 
     const client = failureFromStatus(400, { code: 'budget_invalid', message: 'budget must be a whole number' }, undefined);
     assert.equal(client.kind, 'client');
@@ -58,5 +59,13 @@ describe('extension/logic/remote', () => {
     assert.equal(failureFromException(new Error('aborted'), 'timeout', 1500, 'http://h/optimize').kind, 'timeout');
     assert.equal(failureFromException(new Error('aborted'), 'cancelled', 1500, 'http://h/optimize').kind, 'cancelled');
     assert.equal(originOf('nonsense'), 'the configured address');
+    assert.doesNotMatch(network.message, /cors/i, 'outside a browser CORS is no cause');
+  });
+
+  it('in a browser, names CORS as a cause of "Failed to fetch"', () => {
+    const failure = failureFromException(new TypeError('Failed to fetch'), undefined, 1000, 'http://127.0.0.1:8787/optimize', 'https://vscode.dev');
+    assert.equal(failure.kind, 'network');
+    assert.equal(failure.fallbackSuggested, true);
+    assert.match(failure.message, /^Could not reach the Prompt Optimizer server at http:\/\/127\.0\.0\.1:8787 \(Failed to fetch\)\. If the server is running, it must allow this page's origin.*--cors-origins https:\/\/vscode\.dev\.$/);
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_BUDGET, DEFAULT_MODE, DEFAULT_MODEL, KNOWN_MODELS, MODES } from '../../src/core';
+import { DEFAULT_BUDGET, DEFAULT_MODE, DEFAULT_MODEL, KNOWN_MODELS, MODES, validateBudget } from '../../src/core';
+import { parseBudgetInput } from '../../src/extension/logic/budget';
 import { CONFIG_SECTION } from '../../src/extension/constants';
 import { changedAreas, DEFAULTS, readSettings, SENSITIVE_KEYS, SETTING_KEYS } from '../../src/extension/logic/settings';
 
@@ -23,7 +24,7 @@ describe('extension/logic/settings and package.json', () => {
   });
 
   it('agrees with the core: budget, modes and the model list (enum only, the core refuses others)', () => {
-    assert.equal(DEFAULTS.budget, DEFAULT_BUDGET);
+    assert.equal(DEFAULTS.budget, String(DEFAULT_BUDGET));
     assert.equal(DEFAULTS.model, DEFAULT_MODEL);
     assert.equal(DEFAULTS.mode, DEFAULT_MODE);
     assert.deepEqual([...properties['promptOptimizer.mode'].enum].sort(), [...MODES].sort());
@@ -32,10 +33,23 @@ describe('extension/logic/settings and package.json', () => {
     assert.equal(model.enumDescriptions.length, KNOWN_MODELS.length);
   });
 
-  it('budget setting pattern accepts the core forms', () => {
+  it('budget setting is one type (a string), so the Settings UI draws an input box for it', () => {
+    const budget = properties['promptOptimizer.budget'];
+    assert.equal(budget.type, 'string');
+    assert.equal(typeof budget.default, 'string');
+  });
+
+  it('budget setting pattern accepts exactly what the core accepts', () => {
     const pattern = new RegExp(properties['promptOptimizer.budget'].pattern);
-    for (const ok of ['500', '40%', '12.5%', ' 40 % ']) assert.ok(pattern.test(ok), ok);
-    for (const bad of ['abc', '40%%', '-1']) assert.ok(!pattern.test(bad), bad);
+    for (const value of ['1000', '500', '1', '50%', '40%', '100%', '12.5%', '.5%', '0.5%', ' 40 % ', '0', '0%', '150%', '101%', 'abc', '40%%', '-1', '1e3', '5.5']) {
+      let coreAccepts = true;
+      try {
+        validateBudget(parseBudgetInput(value));
+      } catch {
+        coreAccepts = false;
+      }
+      assert.equal(pattern.test(value), coreAccepts, value);
+    }
   });
 
   it('reads typed values and falls back to defaults for wrong types', () => {

@@ -55,10 +55,21 @@ describe('commands and menus', () => {
     assert.ok(!(activeTab()?.input instanceof vscode.TabInputTextDiff));
   });
 
+  it('binds Accept and Discard to keys only while one of our diffs is active', () => {
+    const bindings = packageJson().contributes.keybindings as { command: string; key: string; when?: string }[];
+    for (const [command, key] of [[CommandId.Accept, 'ctrl+enter'], [CommandId.Discard, 'escape']] as const) {
+      const binding = bindings.find((b) => b.command === command);
+      assert.equal(binding?.key, key, command);
+      assert.match(binding?.when ?? '', /^promptOptimizer\.diffActive && editorTextFocus\b/, command);
+    }
+  });
+
   it('binds Optimize Prompt to a key that no default keybinding uses', async () => {
     const bindings = packageJson().contributes.keybindings as { command: string; key: string; mac?: string }[];
     const ours = bindings.find((b) => b.command === CommandId.Optimize);
     assert.ok(ours, 'Optimize Prompt has a default keybinding');
+    // On a read-only editor (the proposal) the key must reach the command, which says why it cannot run.
+    assert.doesNotMatch((ours as { when?: string }).when ?? '', /editorReadonly/);
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
     const document = vscode.window.activeTextEditor?.document;
     assert.ok(document, 'the default keybindings document opened');

@@ -25,10 +25,21 @@ export const PROMPT = [
   'Please answer in three bullet points.',
 ].join('\n');
 
-/** Opens an untitled Markdown document with `content` in an editor. */
+let opened = 0;
+
+/**
+ * Opens an untitled document with `content` in an editor. Each gets a name of its own: an untitled URI
+ * reused right after its document closed ("Untitled-1" again) could leave the old document active.
+ */
 export async function openDocument(content = PROMPT, language = 'markdown'): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument({ language, content });
-  return vscode.window.showTextDocument(document, { preview: false });
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `po-test-${++opened}` });
+  const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), language);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, new vscode.Position(0, 0), content);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'the content was inserted');
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  await waitFor('the new document to be the active editor', () => vscode.window.activeTextEditor?.document === document, 30_000);
+  return editor;
 }
 
 /** Selects lines `from`..`to` (inclusive, whole lines without the final line break). */

@@ -175,11 +175,74 @@ describe('optimize, diff, accept and discard', () => {
       editor.selection = new vscode.Selection(0, 0, 0, before.length);
       const outcome = (await vscode.commands.executeCommand(CommandId.OptimizeWithBudget, '30%')) as OptimizeOutcome;
       assert.equal(outcome.status, 'refused', JSON.stringify(outcome));
-      assert.match(outcome.status === 'refused' ? outcome.message : '', /Nothing of this prompt fits \d+ tokens? in strict mode/);
+      assert.match(outcome.status === 'refused' ? outcome.message : '', /Nothing of this prompt fits the budget of \d+ tokens?: it is smaller than any whole sentence/);
+      assert.match(outcome.status === 'refused' ? outcome.message : '', /Raise the budget/);
       assert.equal(editor.document.getText(), before);
     } finally {
       await setSetting('mode', undefined);
     }
+  });
+
+  it('Accept keeps the final newline of a whole document', async () => {
+    const editor = await openDocument(`${PROMPT}\n`);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize, { wholeDocument: true, budget: '50%' })) as OptimizeOutcome;
+    assert.equal(outcome.status, 'proposed', JSON.stringify(outcome));
+    if (outcome.status !== 'proposed') return;
+    const optimized = await proposalText(outcome.proposal);
+    assert.ok(optimized.endsWith('.\n'), JSON.stringify(optimized.slice(-20)));
+    assert.equal(outcome.proposal.optimizedTokens, countTokens(optimized, 'gpt-4o'), 'the count is of what Accept writes');
+    const accepted = (await vscode.commands.executeCommand(CommandId.Accept)) as AcceptOutcome;
+    assert.equal(accepted.status, 'accepted');
+    assert.equal(editor.document.getText(), optimized);
+    assert.ok(editor.document.getText().endsWith('\n'));
+  });
+
+  it('says "Already concise" instead of opening a diff when nothing can be shortened', async () => {
+    const code = '```js\nconst total = items.reduce((sum, item) => sum + item.price, 0);\n```\n';
+    const editor = await openDocument(code);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize, { wholeDocument: true })) as OptimizeOutcome;
+    assert.equal(outcome.status, 'unchanged', JSON.stringify(outcome));
+    assert.match(outcome.status === 'unchanged' ? outcome.message : '', /^Already concise/);
+    assert.equal((await getApi()).pending().length, 0);
+    assert.ok(!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputTextDiff)), 'no diff is opened');
+    assert.equal(editor.document.getText(), code);
+  });
+
+  it('with several selections optimizes the primary one and says which', async () => {
+    const editor = await openDocument();
+    const primary = new vscode.Selection(2, 0, 3, editor.document.lineAt(3).text.length);
+    editor.selections = [primary, new vscode.Selection(6, 0, 6, 10)];
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize)) as OptimizeOutcome;
+    assert.equal(outcome.status, 'proposed', JSON.stringify(outcome));
+    if (outcome.status !== 'proposed') return;
+    assert.match(outcome.note ?? '', /one selection at a time: the primary one \(lines 3–4\)\. The other selection is left as it is\./);
+    assert.equal(outcome.proposal.originalTokens, countTokens(editor.document.getText(primary), 'gpt-4o'));
+  });
+
+  it('says before Accept what was lost, marks a dropped rule and names the engine; each dropped unit is viewable', async () => {
+    const prompt = [
+      'You are a support assistant for Acme.',
+      'Never share internal ticket numbers with customers.',
+      'The weather in the office is usually pleasant and the coffee machine works well.',
+      'Answer the customer question below politely and briefly.',
+      'Question: how do I reset my password?',
+    ].join('\n');
+    const editor = await openDocument(prompt);
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const outcome = (await vscode.commands.executeCommand(CommandId.Optimize, { wholeDocument: true, budget: '40%' })) as OptimizeOutcome;
+    assert.equal(outcome.status, 'proposed', JSON.stringify(outcome));
+    if (outcome.status !== 'proposed') return;
+    const { review, reviewMessage, removedUri } = outcome.proposal;
+    assert.equal(review.engine, 'local engine');
+    assert.match(review.summary ?? '', /^dropped \d+ sentences?/);
+    assert.deepEqual(review.rulesDropped, ['Never share internal ticket numbers with customers.']);
+    assert.ok(reviewMessage.startsWith(`${outcome.proposal.title}, local engine: dropped`), reviewMessage);
+    assert.match(reviewMessage, /Drops 1 rule: “Never share internal ticket numbers with customers”\./);
+    const removed = (await vscode.workspace.openTextDocument(vscode.Uri.parse(removedUri))).getText();
+    assert.match(removed, /- \*\*Rule:\*\* Never share internal ticket numbers with customers\./);
+    assert.match(removed, /- The weather in the office is usually pleasant/);
   });
 
   it('uses the model from settings as soon as it changes', async () => {

@@ -41,6 +41,9 @@ describe('remote engine against the real HTTP service', function () {
       if (outcome.status !== 'proposed') return;
       assert.equal(outcome.proposal.engine, 'remote');
       assert.match(outcome.proposal.title, /^Prompt: [\d,]+ → [\d,]+ tokens/);
+      // Which engine ran is in the proposal, not only in the log.
+      assert.equal(outcome.proposal.review.engine, `remote engine at ${new URL(SERVER ?? '').origin} (API ${variant})`);
+      assert.ok(outcome.proposal.reviewMessage.includes(outcome.proposal.review.engine), outcome.proposal.reviewMessage);
     });
   }
 

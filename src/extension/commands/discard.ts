@@ -1,7 +1,7 @@
 import type { DiscardOutcome } from '../api';
 import type { CommandDeps } from './index';
 
-/** Discard Optimized Prompt: closes the diff, leaves the document as it is. */
+/** Discard Proposal: closes the diff, leaves the document as it is. */
 export async function discardCommand(deps: CommandDeps, target?: unknown): Promise<DiscardOutcome> {
   return deps.diffs.discard(target);
 }

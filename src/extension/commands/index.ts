@@ -31,6 +31,8 @@ export interface CommandDeps {
   readonly log: vscode.LogOutputChannel;
   readonly diffs: DiffManager;
   readonly keys: ApiKeyStore;
+  /** Which extension host runs us: in 'web' fetch is the browser's, bound by CORS. */
+  readonly platform: 'desktop' | 'web';
 }
 
 export type CommandHandler = (deps: CommandDeps, ...args: unknown[]) => unknown;

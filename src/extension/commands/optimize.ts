@@ -10,9 +10,11 @@ import { loadCore, loadRemote } from '../lazy';
 import { optimizeLocally } from '../engine/local';
 import { isEngineError, type EngineFailureInfo, type EngineRequest, type EngineResult } from '../engine/types';
 import { budgetInputProblem, normalizeBudgetSetting, parseBudgetInput, type BudgetValue } from '../logic/budget';
-import { formatCount } from '../logic/format';
-import { checkInput, readonlyReason } from '../logic/input';
-import { baseUrlProblem } from '../logic/remote';
+import { isUnchanged, placeResult } from '../logic/edges';
+import { formatCount, formatTokens } from '../logic/format';
+import { checkInput, emptyProposalMessage, readonlyReason, severalSelectionsNote } from '../logic/input';
+import { baseUrlProblem, endpointFor, originOf } from '../logic/remote';
+import { droppedRules, engineLabel, summarizeRemovals } from '../logic/review';
 import type { EngineKind } from '../logic/settings';
 import type { CommandDeps } from './index';
 
@@ -68,8 +70,12 @@ async function optimizePrompt(deps: CommandDeps, args: OptimizeArgs): Promise<Op
     }
     range = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     isSelection = false;
-  } else if (editor.selections.filter((s) => !s.isEmpty).length > 1) {
-    deps.log.info('Several selections: optimizing the primary one only.');
+  }
+  const selected = editor.selections.filter((s) => !s.isEmpty).length;
+  const note = isSelection && selected > 1 ? severalSelectionsNote(selected, editor.selection.start.line + 1, editor.selection.end.line + 1) : undefined;
+  if (note) {
+    deps.log.info(note);
+    void vscode.window.showInformationMessage(note);
   }
 
   const text = document.getText(range);
@@ -91,7 +97,8 @@ async function optimizePrompt(deps: CommandDeps, args: OptimizeArgs): Promise<Op
   const request: EngineRequest = { text, budget, mode: config.mode, task: config.task, model: config.model };
 
   const run = (engine: EngineKind): Promise<OptimizeOutcome> => runEngine(deps, engine, request, { document, range, version, originalText: text }, run);
-  return run(config.engine);
+  const outcome = await run(config.engine);
+  return note && outcome.status === 'proposed' ? { ...outcome, note } : outcome;
 }
 
 interface Origin {
@@ -140,6 +147,7 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
           return await optimizeRemotely(request, config.remote, apiKey ?? '', controller.signal, {
             resolveBudget: core.resolveBudget,
             countForVariantA: (text) => core.countTokens(text, core.DEFAULT_MODEL),
+            pageOrigin: deps.platform === 'web' ? browserOrigin() : undefined,
           });
         } finally {
           subscription.dispose();
@@ -162,12 +170,30 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
   }
   deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${result.originalTokens} → ${result.optimizedTokens} tokens${result.softLimitEnforced ? ', budget not met' : ''}.`);
   if (origin.document.isClosed) return refuse(deps, 'The document was closed while optimizing.');
+  return present(deps, engine, request, origin, result);
+}
+
+/** The result as the user sees it: refused when empty, "Already concise" when unchanged, else the diff and its review. */
+async function present(deps: CommandDeps, engine: EngineKind, request: EngineRequest, origin: Origin, result: EngineResult): Promise<OptimizeOutcome> {
+  const { config } = deps.config;
   // One click on Accept must never delete the prompt: an empty proposal is refused, not offered.
-  if (result.text.trim() === '') {
-    const budget = result.budgetTokens === undefined ? 'the budget' : result.budgetTokens === 1 ? '1 token' : `${result.budgetTokens.toLocaleString('en-US')} tokens`;
-    return refuse(deps, `Nothing of this prompt fits ${budget} in strict mode: raise the budget or use relaxed mode. The text is unchanged.`);
+  if (result.text.trim() === '') return refuse(deps, emptyProposalMessage(result.budgetTokens, request.mode));
+  const core = await loadCore();
+  const countingModel = engine === 'remote' && config.remote.apiVariant === 'A' ? core.DEFAULT_MODEL : request.model;
+  const placed = placeResult(result, origin.originalText, (text) => core.countTokens(text, countingModel));
+  if (isUnchanged(origin.originalText, placed.text)) {
+    const message = `Already concise: nothing to shorten in this prompt (${formatTokens(placed.originalTokens)}).`;
+    deps.log.info(message);
+    void vscode.window.showInformationMessage(message);
+    return { status: 'unchanged', message };
   }
-  const proposal = await deps.diffs.open({ ...origin, result });
+  const remote = engine === 'remote' ? { origin: originOf(endpointFor(config.remote.baseUrl, config.remote.apiVariant)), apiVariant: config.remote.apiVariant } : undefined;
+  const review = {
+    summary: placed.removed ? summarizeRemovals(placed.removed) : undefined,
+    rulesDropped: droppedRules(placed.removed ?? [], core.statesRule),
+    engine: engineLabel(engine, remote),
+  };
+  const proposal = await deps.diffs.open({ ...origin, result: placed, review });
   return { status: 'proposed', proposal };
 }
 
@@ -198,6 +224,10 @@ function refuse(deps: CommandDeps, message: string): OptimizeOutcome {
   deps.log.info(`Optimize refused: ${message}`);
   void vscode.window.showWarningMessage(message);
   return { status: 'refused', message };
+}
+
+function browserOrigin(): string | undefined {
+  return (globalThis as { location?: { origin?: string } }).location?.origin;
 }
 
 function isArgs(value: unknown): value is OptimizeArgs {

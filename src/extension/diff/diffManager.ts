@@ -9,6 +9,8 @@ import { ContextKey, PROPOSAL_SCHEME } from '../constants';
 import type { EngineResult } from '../engine/types';
 import { formatDiffTitle } from '../logic/format';
 import { decideAccept, PendingStore, resolveTarget, type PendingProposal } from '../logic/pending';
+import { formatRemovedDocument, formatReviewMessage, type Review } from '../logic/review';
+import { showReview } from './reviewNotification';
 
 export interface NewProposal {
   readonly document: vscode.TextDocument;
@@ -17,6 +19,7 @@ export interface NewProposal {
   readonly version: number;
   readonly originalText: string;
   readonly result: EngineResult;
+  readonly review: Review;
 }
 
 export class DiffManager implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -58,6 +61,7 @@ export class DiffManager implements vscode.TextDocumentContentProvider, vscode.D
     const name = baseName(input.document.uri);
     const originalUri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/original/${name}` });
     const proposalUri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/proposal/${name}` });
+    const removedUri = removedUriOf(proposalUri.toString());
     const { result } = input;
     const title = formatDiffTitle(result);
     const proposal: PendingProposal = {
@@ -74,16 +78,25 @@ export class DiffManager implements vscode.TextDocumentContentProvider, vscode.D
       optimizedTokens: result.optimizedTokens,
       budgetTokens: result.budgetTokens,
       softLimitEnforced: result.softLimitEnforced,
+      review: input.review,
     };
     this.contents.set(originalUri.toString(), input.originalText);
     this.contents.set(proposalUri.toString(), result.text);
+    this.contents.set(removedUri.toString(), formatRemovedDocument(result.removed ?? [], input.review));
     this.store.add(proposal);
     this.closedSources.delete(proposal.documentKey);
     this.updateContext();
     await vscode.commands.executeCommand('vscode.diff', originalUri, proposalUri, title, { preview: false });
     this.updateContext();
-    this.log.info(`Proposal #${id} opened: ${title} (${result.engine} engine).`);
-    return toInfo(proposal);
+    const info = toInfo(proposal);
+    // Counts only: the log never holds prompt text.
+    this.log.info(`Proposal #${id} opened: ${title}, ${input.review.engine}: ${input.review.summary ?? 'no removal report'}${input.review.rulesDropped.length > 0 ? `, drops ${input.review.rulesDropped.length} rule(s)` : ''}.`);
+    showReview(info, {
+      accept: () => this.accept(proposalUri),
+      discard: () => this.discard(proposalUri),
+      showRemoved: () => this.showRemoved(removedUri),
+    });
+    return info;
   }
 
   pending(): ProposalInfo[] {
@@ -141,6 +154,13 @@ export class DiffManager implements vscode.TextDocumentContentProvider, vscode.D
     return { status: 'discarded', proposalUri: proposal.key };
   }
 
+  private async showRemoved(uri: vscode.Uri): Promise<void> {
+    if (!this.contents.has(uri.toString())) return;
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  }
+
   /** The one path that ends a proposal: forget it first, then close its tabs. */
   private async close(key: string): Promise<void> {
     const proposal = this.store.delete(key);
@@ -148,6 +168,7 @@ export class DiffManager implements vscode.TextDocumentContentProvider, vscode.D
     const originalKey = key.replace('/proposal/', '/original/');
     this.contents.delete(key);
     this.contents.delete(originalKey);
+    this.contents.delete(removedUriOf(key).toString());
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => isOurDiff(tab, key));
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
     if (this.store.forDocument(proposal.documentKey).length === 0) this.closedSources.delete(proposal.documentKey);
@@ -251,6 +272,12 @@ function proposalKeyOf(target: unknown): string | undefined {
   return uri.with({ path: uri.path.replace(/^\/(\d+)\/original\//, '/$1/proposal/') }).toString();
 }
 
+/** The "what was removed" document of a proposal (not a diff side, so no proposal key maps to it). */
+function removedUriOf(proposalKey: string): vscode.Uri {
+  const uri = vscode.Uri.parse(proposalKey, true);
+  return uri.with({ path: `${uri.path.replace(/\/proposal\//, '/removed/').replace(/\.[^./]*$/, '')}.removed.md` });
+}
+
 function baseName(uri: vscode.Uri): string {
   const last = uri.path.split('/').filter(Boolean).pop();
   return last && last.length > 0 ? last : 'prompt';
@@ -270,5 +297,8 @@ function toInfo(p: PendingProposal): ProposalInfo {
     optimizedTokens: p.optimizedTokens,
     softLimitEnforced: p.softLimitEnforced,
     engine: p.engine,
+    review: p.review,
+    reviewMessage: formatReviewMessage(p.title, p.review),
+    removedUri: removedUriOf(p.key).toString(),
   };
 }

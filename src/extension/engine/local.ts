@@ -23,5 +23,6 @@ export async function optimizeLocally(request: EngineRequest, signal: AbortSigna
     softLimitEnforced: result.softLimitEnforced,
     latencyMs: result.latencyMs,
     engine: 'local',
+    removed: result.removed,
   };
 }

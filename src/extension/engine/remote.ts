@@ -19,6 +19,8 @@ export interface RemoteDeps {
   /** Tokens of `text` for Variant A, which counts with gpt-4o's encoding and accepts only token budgets. */
   readonly countForVariantA: (text: string) => number;
   readonly fetch?: typeof fetch;
+  /** The browser page's origin when the extension runs in a browser (see failureFromException). */
+  readonly pageOrigin?: string | undefined;
   readonly now?: () => number;
 }
 
@@ -59,13 +61,13 @@ export async function optimizeRemotely(request: EngineRequest, settings: RemoteS
         signal: controller.signal,
       });
     } catch (error) {
-      throw new EngineError(failureFromException(error, reason, settings.timeoutMs, endpoint));
+      throw new EngineError(failureFromException(error, reason, settings.timeoutMs, endpoint, deps.pageOrigin));
     }
     let json: unknown;
     try {
       json = await response.json();
     } catch (error) {
-      if (reason) throw new EngineError(failureFromException(error, reason, settings.timeoutMs, endpoint));
+      if (reason) throw new EngineError(failureFromException(error, reason, settings.timeoutMs, endpoint, deps.pageOrigin));
       json = undefined;
     }
     if (!response.ok) {

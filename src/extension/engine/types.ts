@@ -1,5 +1,6 @@
 import type { BudgetValue } from '../logic/budget';
 import type { ProposalSummary } from '../logic/format';
+import type { RemovedUnit } from '../logic/review';
 import type { RemoteFailure } from '../logic/remote';
 import type { Mode } from '../logic/settings';
 
@@ -15,6 +16,8 @@ export interface EngineResult extends ProposalSummary {
   readonly text: string;
   readonly engine: 'local' | 'remote';
   readonly latencyMs: number;
+  /** What the passes removed; only the local engine reports it (the wire formats carry no such list). */
+  readonly removed?: readonly RemovedUnit[];
 }
 
 /** Why an engine produced no result. Carries only safe, user-facing text. */

@@ -96,6 +96,7 @@ export function formatStatusTooltip(display: CountDisplay): string {
     `Budget: ${formatBudget(display.budget)}`,
   ];
   if (display.estimated) lines.push('Estimated: the text is too large to count exactly without slowing the editor.');
+  if (display.selections > 1) lines.push('Optimize Prompt uses the primary selection only.');
   lines.push('Click to choose the model.');
   return lines.join('\n');
 }

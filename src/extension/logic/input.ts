@@ -43,3 +43,17 @@ export function readonlyReason(scheme: string, writable: boolean | undefined, ow
   if (writable === false) return 'The document is read-only: its file system does not allow changes.';
   return undefined;
 }
+
+/** Why an empty proposal is refused, and what to do instead. */
+export function emptyProposalMessage(budgetTokens: number | undefined, mode: 'relaxed' | 'strict'): string {
+  const budget = budgetTokens === undefined ? 'the budget' : `the budget of ${budgetTokens === 1 ? '1 token' : `${formatCount(budgetTokens)} tokens`}`;
+  const fix = mode === 'strict' ? 'Raise the budget or switch promptOptimizer.mode to relaxed.' : 'Raise the budget.';
+  return `Nothing of this prompt fits ${budget}: it is smaller than any whole sentence or block of the prompt, so the proposal would be empty. ${fix} The text is unchanged.`;
+}
+
+/** With several selections only the primary one is optimized; says which (lines are 1-based). */
+export function severalSelectionsNote(count: number, firstLine: number, lastLine: number): string {
+  const lines = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}\u2013${lastLine}`;
+  const others = count - 1 === 1 ? 'The other selection is left as it is' : `The other ${count - 1} selections are left as they are`;
+  return `Prompt Optimizer optimizes one selection at a time: the primary one (${lines}). ${others}.`;
+}

@@ -4,6 +4,7 @@
  * against, so several pending optimizations in different documents never mix up their ranges.
  */
 import type { ProposalSummary } from './format';
+import type { Review } from './review';
 
 export interface PendingProposal extends ProposalSummary {
   /** Key of the proposal (the virtual document's URI as a string). */
@@ -19,6 +20,7 @@ export interface PendingProposal extends ProposalSummary {
   readonly optimizedText: string;
   readonly title: string;
   readonly engine: 'local' | 'remote';
+  readonly review: Review;
 }
 
 /** What the document looks like now, as far as accepting is concerned. */

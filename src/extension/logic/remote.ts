@@ -94,7 +94,8 @@ export function failureFromStatus(status: number, serverError: ServerError | und
   }
   if (status === 429) {
     const wait = retryAfterSeconds !== undefined ? ` Try again in ${formatWait(retryAfterSeconds)}.` : ' Try again later.';
-    return { kind: 'rate_limited', status, code, retryAfterSeconds, fallbackSuggested: false, message: `Too many requests to the Prompt Optimizer server (429).${wait}` };
+    // The local engine has no limit: offer it, as for a server that is down.
+    return { kind: 'rate_limited', status, code, retryAfterSeconds, fallbackSuggested: true, message: `Too many requests to the Prompt Optimizer server (429).${wait}` };
   }
   if (status >= 500 || status === 408) {
     return { kind: 'server', status, code, retryAfterSeconds, fallbackSuggested: true, message: `The Prompt Optimizer server failed (${status}).${said}` };
@@ -108,14 +109,26 @@ export function failureFromStatus(status: number, serverError: ServerError | und
   };
 }
 
-/** Maps a thrown fetch error (no HTTP answer) to a failure. */
-export function failureFromException(error: unknown, reason: 'timeout' | 'cancelled' | undefined, timeoutMs: number, endpoint: string): RemoteFailure {
+/**
+ * Maps a thrown fetch error (no HTTP answer) to a failure. `pageOrigin` is the browser page's origin
+ * when the extension runs in a browser: there a server without CORS for that origin looks exactly like
+ * a server that is down ("Failed to fetch"), so the message names both causes.
+ */
+export function failureFromException(error: unknown, reason: 'timeout' | 'cancelled' | undefined, timeoutMs: number, endpoint: string, pageOrigin?: string): RemoteFailure {
   if (reason === 'cancelled') return { kind: 'cancelled', fallbackSuggested: false, message: 'Optimization cancelled.' };
   if (reason === 'timeout') {
     return { kind: 'timeout', fallbackSuggested: true, message: `The Prompt Optimizer server did not answer within ${timeoutMs} ms (${originOf(endpoint)}).` };
   }
   const detail = networkDetail(error);
-  return { kind: 'network', fallbackSuggested: true, message: `Could not reach the Prompt Optimizer server at ${originOf(endpoint)}${detail ? ` (${detail})` : ''}.` };
+  const reach = `Could not reach the Prompt Optimizer server at ${originOf(endpoint)}${detail ? ` (${detail})` : ''}.`;
+  if (pageOrigin !== undefined) {
+    return {
+      kind: 'network',
+      fallbackSuggested: true,
+      message: `${reach} If the server is running, it must allow this page's origin, because VS Code runs in a browser here: start it with --cors-origins ${pageOrigin}.`,
+    };
+  }
+  return { kind: 'network', fallbackSuggested: true, message: reach };
 }
 
 /** The scheme, host and port only: never paths or query strings in messages. */

@@ -21,12 +21,12 @@ export interface ExtensionConfig {
     readonly timeoutMs: number;
     readonly fallbackToLocal: boolean;
   };
-  readonly statusBar: { readonly enabled: boolean };
+  readonly statusBar: { readonly enabled: boolean; readonly languages: readonly string[] };
 }
 
 /** Every setting under `promptOptimizer.`, with its default (the same as in package.json). */
 export const DEFAULTS = {
-  budget: 1000,
+  budget: '1000',
   mode: 'relaxed',
   model: 'gpt-4o',
   task: '',
@@ -36,6 +36,7 @@ export const DEFAULTS = {
   'remote.timeoutMs': 30_000,
   'remote.fallbackToLocal': true,
   'statusBar.enabled': true,
+  'statusBar.languages': ['markdown', 'plaintext', 'prompt', 'instructions', 'chatmode'],
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof DEFAULTS;
@@ -63,11 +64,13 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
   };
   const isString = (v: unknown): v is string => typeof v === 'string';
   const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+  // A string in package.json (one type, so the Settings UI draws a box); a number from older settings still works.
   const isBudget = (v: unknown): v is BudgetValue => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string';
   const isMode = (v: unknown): v is Mode => v === 'relaxed' || v === 'strict';
   const isEngine = (v: unknown): v is EngineKind => v === 'local' || v === 'remote';
   const isVariant = (v: unknown): v is ApiVariant => v === 'A' || v === 'B';
   const isModel = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+  const isLanguages = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((item) => typeof item === 'string');
   const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= MIN_TIMEOUT_MS && v <= MAX_TIMEOUT_MS;
 
   const config: ExtensionConfig = {
@@ -82,14 +85,14 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
       timeoutMs: pick('remote.timeoutMs', isTimeout),
       fallbackToLocal: pick('remote.fallbackToLocal', isBoolean),
     },
-    statusBar: { enabled: pick('statusBar.enabled', isBoolean) },
+    statusBar: { enabled: pick('statusBar.enabled', isBoolean), languages: pick('statusBar.languages', isLanguages) },
   };
   return { config, problems };
 }
 
 /** Which parts of the extension a change touches, so listeners rebuild only what they must. */
 export function changedAreas(affects: (key: string) => boolean): { statusBar: boolean; engine: boolean; any: boolean } {
-  const statusBar = ['statusBar.enabled', 'model', 'budget'].some((key) => affects(key));
+  const statusBar = ['statusBar.enabled', 'statusBar.languages', 'model', 'budget'].some((key) => affects(key));
   const engine = SENSITIVE_KEYS.some((key) => affects(key));
   return { statusBar, engine, any: SETTING_KEYS.some((key) => affects(key)) };
 }

@@ -1,15 +1,17 @@
 /**
  * The status-bar token counter: tokens of the selection (several selections summed) or of the whole
- * document, for the configured model. Created once; one `update` refreshes it. Updates are debounced,
- * the tokenizer loads on the first count, and very large text is estimated (marked ≈) so counting
- * never holds up the extension host.
+ * document, for the configured model and only in the configured languages. Created once; one `update`
+ * refreshes it. Counting stays off the typing path: an edit only re-arms a timer and the count runs
+ * once the user pauses (logic/recount.ts); the tokenizer loads on the first count, and very large text
+ * is estimated (marked ≈).
  */
 import * as vscode from 'vscode';
 import type { StatusSnapshot } from '../api';
 import type { ConfigService } from '../config';
-import { COUNT_DEBOUNCE_MS, EXACT_COUNT_LIMIT_CHARS } from '../constants';
+import { EXACT_COUNT_LIMIT_CHARS } from '../constants';
 import { loadCore } from '../lazy';
 import { countOrEstimate, type CountResult } from '../logic/count';
+import { countsLanguage, IdleRunner, recountDelay, type RecountTrigger } from '../logic/recount';
 import { formatStatusAccessibility, formatStatusText, formatStatusTooltip, type CountDisplay } from '../logic/format';
 
 /** Editors whose text is not something a user writes prompts in. */
@@ -18,7 +20,7 @@ const HIDDEN_SCHEMES = new Set(['output', 'debug', 'vscode-terminal', 'vscode-sc
 export class TokenCounter implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly runner: IdleRunner;
   private generation = 0;
   private snapshot: StatusSnapshot;
   /** Last whole-document count, reused while only the selection moves. */
@@ -33,20 +35,25 @@ export class TokenCounter implements vscode.Disposable {
     this.item.name = 'Prompt Optimizer Token Count';
     this.item.command = { command: selectModelCommand, title: 'Select Model for Token Count' };
     this.snapshot = { visible: false, text: '', tooltip: '', accessibilityLabel: '', model: config.config.model };
+    this.runner = new IdleRunner(
+      () => this.update().catch((error: unknown) => this.log.error(`Token count failed: ${error instanceof Error ? error.message : String(error)}`)),
+      { set: (callback, ms) => setTimeout(callback, ms), clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) },
+    );
     this.disposables.push(
       this.item,
-      vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedule('editor')),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.textEditor === vscode.window.activeTextEditor) this.schedule();
+        if (event.textEditor === vscode.window.activeTextEditor) this.schedule('selection');
       }),
       vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document === vscode.window.activeTextEditor?.document) this.schedule();
+        // The keystroke path: no counting here, only a timer re-armed (and nothing for other languages).
+        if (event.document === vscode.window.activeTextEditor?.document && this.counts(event.document)) this.schedule('edit');
       }),
       config.onDidChange((change) => {
-        if (change.statusBar) this.schedule(0);
+        if (change.statusBar) this.schedule('settings');
       }),
     );
-    this.schedule(0);
+    this.schedule('editor');
   }
 
   /** Recounts now and returns what the item shows. */
@@ -56,17 +63,18 @@ export class TokenCounter implements vscode.Disposable {
     return this.snapshot;
   }
 
-  private schedule(delay = COUNT_DEBOUNCE_MS): void {
-    this.cancelTimer();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.update().catch((error: unknown) => this.log.error(`Token count failed: ${error instanceof Error ? error.message : String(error)}`));
-    }, delay);
+  private schedule(trigger: RecountTrigger): void {
+    const document = vscode.window.activeTextEditor?.document;
+    const large = document !== undefined && this.documentCache?.document === document && this.documentCache.result.estimated;
+    this.runner.request(recountDelay(trigger, large));
   }
 
   private cancelTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.runner.cancel();
+  }
+
+  private counts(document: vscode.TextDocument): boolean {
+    return countsLanguage(document.languageId, this.config.config.statusBar.languages);
   }
 
   private hide(): void {
@@ -78,7 +86,7 @@ export class TokenCounter implements vscode.Disposable {
     const generation = ++this.generation;
     const { config } = this.config;
     const editor = vscode.window.activeTextEditor;
-    if (!config.statusBar.enabled || !editor || HIDDEN_SCHEMES.has(editor.document.uri.scheme)) {
+    if (!config.statusBar.enabled || !editor || HIDDEN_SCHEMES.has(editor.document.uri.scheme) || !this.counts(editor.document)) {
       this.hide();
       return;
     }

@@ -1,0 +1,11 @@
+import * as assert from 'node:assert/strict';
+import { statesRule } from '../../src/core';
+
+describe('core statesRule (what the extension marks as a dropped rule)', () => {
+  for (const rule of ['Never share internal ticket numbers with customers.', 'Answer only if you are sure.', 'Use at most 3 bullet points.', 'Antworte nie auf Englisch.']) {
+    it(`a rule: ${rule}`, () => assert.equal(statesRule(rule), true));
+  }
+  for (const other of ['The weather in the office is usually pleasant.', "Thanks, I'm not sure this is clear.", 'Summarize the report.']) {
+    it(`no rule: ${other}`, () => assert.equal(statesRule(other), false));
+  }
+});
