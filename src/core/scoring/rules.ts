@@ -59,12 +59,12 @@ const META = new Phrases(
   "thanks | thank you | i hope | hope this | hope that | let me know | sorry | apologise | apologize | bear with me | i guess | " +
     "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | " +
-    'danke | vielen dank | ich hoffe | ehrlich gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
-    'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | ' +
+    'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
+    'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
-    "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | " +
-    'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza',
-  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝'],
+    "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | je sais que | pour être honnête | honnêtement | " +
+    'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá',
+  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
   ['entschuldig'],
 );
 const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');
