@@ -30,15 +30,15 @@ export const COUNT_TOOL = {
 } as const;
 
 const text = z.string().describe('The prompt, as plain text or Markdown.');
-const model = z.string().optional().describe(`Target model; decides the tokenizer. One of ${MODEL_NAMES} (or a dated variant). Default "${DEFAULT_MODEL}".`);
+const model = z.string().optional().describe(`Target model; decides the tokenizer. One of ${MODEL_NAMES} (or a dated variant). Default "${DEFAULT_MODEL}" (in VS Code: the user's setting).`);
 
 export const OptimizeToolInput = z.object({
   text,
   budget: z
     .union([z.number(), z.string()])
     .optional()
-    .describe(`Target size: whole tokens from 1 to ${MAX_BUDGET_TOKENS} (500) or a share of the original above 0 and at most 100 ("40%"). Default ${DEFAULT_BUDGET}.`),
-  mode: z.enum(['relaxed', 'strict']).optional().describe('"relaxed" (default): the budget is a target, protected content is kept. "strict": the budget is a ceiling.'),
+    .describe(`Target size: whole tokens from 1 to ${MAX_BUDGET_TOKENS} (500) or a share of the original above 0 and at most 100 ("40%"). Default ${DEFAULT_BUDGET} (in VS Code: the user's setting).`),
+  mode: z.enum(['relaxed', 'strict']).optional().describe('"relaxed" (default; in VS Code the user\'s setting): the budget is a target, protected content is kept. "strict": the budget is a ceiling.'),
   task: z.string().optional().describe('What the prompt is for or the question that will be asked; content relevant to it is preferred.'),
   model,
 });

@@ -3,3 +3,4 @@ import './commands.test';
 import './optimize.test';
 import './statusBar.test';
 import './remote.test';
+import './tools.test';
