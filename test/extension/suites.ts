@@ -4,3 +4,4 @@ import './optimize.test';
 import './statusBar.test';
 import './remote.test';
 import './tools.test';
+import './promptFiles.test';
