@@ -5,3 +5,4 @@ import './statusBar.test';
 import './remote.test';
 import './tools.test';
 import './promptFiles.test';
+import './stringLiterals.test';
