@@ -59,3 +59,21 @@ describe('package.json: Optimize Prompt File in the editor context menu', () => 
     assert.equal(clause, PROMPT_FILE_NAME_PATTERN.source);
   });
 });
+
+describe('extension/logic/format: a prompt file against its token limit', () => {
+  const display = { tokens: 1234, estimated: false, characters: 5000, model: 'gpt-4o', encoding: 'o200k_base', budget: 1000, selections: 0 };
+
+  it('shows the share of the limit, or how far over it the file is', async () => {
+    const { promptFileLine } = await import('../../src/extension/logic/format');
+    assert.equal(promptFileLine(1234, 2000), 'Prompt file: 1,234 of 2,000 tokens (62%)');
+    assert.equal(promptFileLine(2500, 2000), 'Prompt file: 2,500 of 2,000 tokens, 500 over the limit');
+    assert.equal(promptFileLine(1234, 2000, '\u2248'), 'Prompt file: \u22481,234 of 2,000 tokens (62%)');
+  });
+
+  it('adds the line to the tooltip only for prompt files, with the whole file when a selection is shown', async () => {
+    const { formatStatusTooltip } = await import('../../src/extension/logic/format');
+    assert.doesNotMatch(formatStatusTooltip(display), /Prompt file/);
+    assert.match(formatStatusTooltip({ ...display, promptFileLimit: 2000 }), /^Prompt file: 1,234 of 2,000 tokens \(62%\)$/m);
+    assert.match(formatStatusTooltip({ ...display, tokens: 10, documentTokens: 3000, selections: 1, promptFileLimit: 2000 }), /^Prompt file: 3,000 of 2,000 tokens, 1,000 over the limit$/m);
+  });
+});

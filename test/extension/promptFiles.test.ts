@@ -58,6 +58,18 @@ describe('Optimize Prompt File', () => {
     for (const kept of ['85%', '`chargeWithRetry`', '`Idempotency-Key`']) assert.ok(body.includes(kept), `kept ${kept}`);
   });
 
+  it('shows the file against the prompt-file token limit in the status-bar tooltip, and only for prompt files', async () => {
+    const path = join(workspace, 'AGENTS.md');
+    writeFileSync(path, FRONT_MATTER + BODY);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    await vscode.window.showTextDocument(document, { preview: false });
+    const tokens = countTokens(document.getText());
+    const snapshot = await api.refreshStatusBar();
+    assert.match(snapshot.tooltip, new RegExp(`^Prompt file: ${tokens.toLocaleString('en-US')} of 2,000 tokens \\(${Math.round((tokens / 2000) * 100)}%\\)$`, 'm'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: BODY }), { preview: false });
+    assert.doesNotMatch((await api.refreshStatusBar()).tooltip, /Prompt file/);
+  });
+
   it('refuses a file with nothing after its front matter', async () => {
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: '---\ndescription: empty\n---\n' });
     await vscode.window.showTextDocument(document, { preview: false });

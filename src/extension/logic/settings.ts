@@ -21,7 +21,7 @@ export interface ExtensionConfig {
     readonly timeoutMs: number;
     readonly fallbackToLocal: boolean;
   };
-  readonly statusBar: { readonly enabled: boolean };
+  readonly statusBar: { readonly enabled: boolean; readonly promptFileLimit: number };
 }
 
 /** Every setting under `promptOptimizer.`, with its default (the same as in package.json). */
@@ -36,6 +36,7 @@ export const DEFAULTS = {
   'remote.timeoutMs': 30_000,
   'remote.fallbackToLocal': true,
   'statusBar.enabled': true,
+  'statusBar.promptFileLimit': 2000,
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof DEFAULTS;
@@ -68,6 +69,7 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
   const isEngine = (v: unknown): v is EngineKind => v === 'local' || v === 'remote';
   const isVariant = (v: unknown): v is ApiVariant => v === 'A' || v === 'B';
   const isModel = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+  const isLimit = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= MIN_TIMEOUT_MS && v <= MAX_TIMEOUT_MS;
 
   const config: ExtensionConfig = {
@@ -82,14 +84,14 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
       timeoutMs: pick('remote.timeoutMs', isTimeout),
       fallbackToLocal: pick('remote.fallbackToLocal', isBoolean),
     },
-    statusBar: { enabled: pick('statusBar.enabled', isBoolean) },
+    statusBar: { enabled: pick('statusBar.enabled', isBoolean), promptFileLimit: pick('statusBar.promptFileLimit', isLimit) },
   };
   return { config, problems };
 }
 
 /** Which parts of the extension a change touches, so listeners rebuild only what they must. */
 export function changedAreas(affects: (key: string) => boolean): { statusBar: boolean; engine: boolean; any: boolean } {
-  const statusBar = ['statusBar.enabled', 'model', 'budget'].some((key) => affects(key));
+  const statusBar = ['statusBar.enabled', 'statusBar.promptFileLimit', 'model', 'budget'].some((key) => affects(key));
   const engine = SENSITIVE_KEYS.some((key) => affects(key));
   return { statusBar, engine, any: SETTING_KEYS.some((key) => affects(key)) };
 }
