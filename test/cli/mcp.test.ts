@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens, optimize } from '../../src/core/index';
 import { OptimizeToolOutput, optimizeToolOutput } from '../../src/schemas/index';
-import { buildCli, ROOT } from './helpers';
+import { buildCli, ROOT, runCli } from './helpers';
 
 const WORDY = readFileSync(join(__dirname, 'fixtures/wordy-agent-prompt.md'), 'utf8');
 const NUMBERS = WORDY.match(/\$?\d[\d,.]*\d|\d/g) ?? [];
@@ -142,5 +142,12 @@ describe('cli: prompt-optimizer mcp stdout', function () {
     assert.equal(lines.length, 2, stdout.slice(0, 500));
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');
     assert.deepEqual(lines.map((line) => JSON.parse(line).id), [1, 2]);
+  });
+
+  it('refuses arguments with a usage error (exit 2), before starting', async () => {
+    const run = runCli(await buildCli(), ['mcp', 'extra']);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /mcp takes no arguments/);
   });
 });

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { EXIT, type CliCommand } from '../command';
+import { CliUsageError, EXIT, type CliCommand } from '../command';
 import { loadCore } from '../core';
 import { parseFlags } from '../options';
 import { VERSION } from '../version';
@@ -21,7 +21,8 @@ export const command: CliCommand = {
   summary: 'Serve the optimize and count tools to agents over MCP (stdio)',
   usage,
   async run(args, io) {
-    parseFlags(args, {});
+    const { positionals } = parseFlags(args, {});
+    if (positionals.length > 0) throw new CliUsageError(`mcp takes no arguments, got '${positionals[0]}'`);
     // The SDK loads only for this command, so the others start as fast as before.
     const [core, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
       loadCore(),
