@@ -47,7 +47,10 @@ describe('package: the packed tarball installed into a project', function () {
     }
     consumer = installPackedTarball(ROOT);
     // Only when npm's cache lacks a dependency `npm ci` fetched (another cache folder): nothing to test offline.
-    if (consumer.installError?.includes('ENOTCACHED')) this.skip();
+    if (consumer.installError?.includes('ENOTCACHED')) {
+      console.log(`      skipped: npm's cache lacks a dependency that npm ci fetched (another cache folder?):\n${consumer.installError}`);
+      this.skip();
+    }
     assert.equal(consumer.installError, null);
     writeFileSync(join(consumer.dir, 'esm.mjs'), ESM);
     writeFileSync(join(consumer.dir, 'cjs.cjs'), CJS);
