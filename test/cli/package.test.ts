@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installPackedTarball, type Consumer } from './consumer';
 import { ROOT } from './helpers';
@@ -60,6 +60,10 @@ describe('package: the packed tarball installed into a project', function () {
       join(consumer.dir, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [] }, files: ['typed.mts', 'typed.cts'] }),
     );
+  });
+
+  after(() => {
+    if (consumer) rmSync(consumer.dir, { recursive: true, force: true });
   });
 
   for (const [name, file] of [['an ES module (import)', 'esm.mjs'], ['CommonJS (require)', 'cjs.cjs']] as const) {
