@@ -1,6 +1,6 @@
 // Bundles every entry point. `--production` minifies and drops source maps (for the .vsix).
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -23,9 +23,17 @@ const subtlexHead = {
 };
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none', plugins: [subtlexHead] };
 
+// One implementation for `import` and `require` (no dual-package hazard: one OptimizeError class), and explicit
+// .cjs/.mjs extensions, so Node never guesses the module format of a package without "type" (and never warns).
+function writeCoreWrappers() {
+  writeFileSync('dist/core/index.mjs', "export * from './index.cjs';\n");
+  writeFileSync('dist/core/index.d.mts', "export * from './index.js';\n");
+}
+
 await Promise.all([
-  // Library entry `<package>/core`: ESM, dependencies bundled, runs anywhere.
-  esbuild.build({ ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core/index.js', format: 'esm', platform: 'neutral', mainFields: ['module', 'main'] }),
+  // Library entry `<package>/core`: CommonJS with its dependencies bundled, and an ES module wrapper (below).
+  // platform 'node' only so esbuild marks the export names for Node's ESM importer; the core uses no Node API.
+  esbuild.build({ ...common, entryPoints: ['src/core/index.ts'], outfile: 'dist/core/index.cjs', format: 'cjs', platform: 'node', target: 'node20' }).then(writeCoreWrappers),
   // Command-line tool, the package's `bin`.
   // piscina stays external: it starts its own worker.js from its package folder (a dependency at run time).
   esbuild.build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', format: 'cjs', platform: 'node', target: 'node20', banner: { js: '#!/usr/bin/env node' }, external: ['piscina'] }),

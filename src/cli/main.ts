@@ -11,6 +11,7 @@ import { command as count } from './commands/count';
 import { command as batch } from './commands/batch';
 import { command as serve } from './commands/serve';
 import { command as keys } from './commands/keys';
+import { command as mcp } from './commands/mcp';
 
 /** Listed by `prompt-optimizer --help` in this order. One line per command. */
 const COMMANDS: readonly CliCommand[] = [
@@ -19,6 +20,7 @@ const COMMANDS: readonly CliCommand[] = [
   batch,
   serve,
   keys,
+  mcp,
 ];
 
 runCli(COMMANDS, process.argv.slice(2), processIo()).then(

@@ -11,6 +11,7 @@ import { OUTPUT_CHANNEL_NAME } from './constants';
 import { DiffManager } from './diff/diffManager';
 import { ApiKeyStore } from './secrets';
 import { TokenCounter } from './statusBar/tokenCounter';
+import { registerLanguageModelTools } from './tools/languageModelTools';
 
 export function activateExtension(context: vscode.ExtensionContext, platform: 'desktop' | 'web'): PromptOptimizerApi {
   const log = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
@@ -20,6 +21,7 @@ export function activateExtension(context: vscode.ExtensionContext, platform: 'd
   const counter = new TokenCounter(config, log, CommandId.SelectModel);
   context.subscriptions.push(log, config, keys, diffs, counter);
   registerAllCommands(context, { config, log, diffs, keys, platform });
+  context.subscriptions.push(registerLanguageModelTools(config, log));
   log.info(`Prompt Optimizer ${String(context.extension.packageJSON.version)} activated (${platform}, engine ${config.config.engine}).`);
 
   return {

@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { DEFAULT_BUDGET, MAX_BUDGET_TOKENS } from '../core/budget';
 import { DEFAULT_MODEL } from '../core/models';
 
+// The agent tools (MCP server, VS Code Language Model Tools) share this module too.
+export * from './tools';
+
 // ---------------------------------------------------------------------------------------------------
 // Shared pieces
 

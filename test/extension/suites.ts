@@ -3,3 +3,6 @@ import './commands.test';
 import './optimize.test';
 import './statusBar.test';
 import './remote.test';
+import './tools.test';
+import './promptFiles.test';
+import './stringLiterals.test';

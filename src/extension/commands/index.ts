@@ -10,6 +10,7 @@ import { acceptCommand } from './accept';
 import { clearApiKeyCommand } from './clearApiKey';
 import { discardCommand } from './discard';
 import { optimizeCommand, optimizeWithBudgetCommand } from './optimize';
+import { optimizePromptFileCommand } from './optimizePromptFile';
 import { selectModelCommand } from './selectModel';
 import { setApiKeyCommand } from './setApiKey';
 import { showLogCommand } from './showLog';
@@ -17,6 +18,7 @@ import { showLogCommand } from './showLog';
 export enum CommandId {
   Optimize = 'promptOptimizer.optimize',
   OptimizeWithBudget = 'promptOptimizer.optimizeWithBudget',
+  OptimizePromptFile = 'promptOptimizer.optimizePromptFile',
   Accept = 'promptOptimizer.accept',
   Discard = 'promptOptimizer.discard',
   SelectModel = 'promptOptimizer.selectModel',
@@ -40,6 +42,7 @@ export type CommandHandler = (deps: CommandDeps, ...args: unknown[]) => unknown;
 const HANDLERS: Record<CommandId, CommandHandler> = {
   [CommandId.Optimize]: optimizeCommand,
   [CommandId.OptimizeWithBudget]: optimizeWithBudgetCommand,
+  [CommandId.OptimizePromptFile]: optimizePromptFileCommand,
   [CommandId.Accept]: acceptCommand,
   [CommandId.Discard]: discardCommand,
   [CommandId.SelectModel]: selectModelCommand,

@@ -17,6 +17,7 @@ import { baseUrlProblem, endpointFor, originOf } from '../logic/remote';
 import { droppedRules, engineLabel, summarizeRemovals } from '../logic/review';
 import type { EngineKind } from '../logic/settings';
 import type { CommandDeps } from './index';
+import { optimizeStringLiteral, stringLiteralAtCursor } from './optimizeStringLiteral';
 
 export interface OptimizeArgs {
   /** Overrides the budget setting (tokens or "N%"). */
@@ -26,7 +27,9 @@ export interface OptimizeArgs {
 }
 
 export function optimizeCommand(deps: CommandDeps, args?: unknown): Promise<OptimizeOutcome> {
-  return optimizePrompt(deps, isArgs(args) ? args : {});
+  const options = isArgs(args) ? args : {};
+  const literal = stringLiteralAtCursor(vscode.window.activeTextEditor);
+  return literal ? optimizeStringLiteral(deps, literal, options.budget) : optimizePrompt(deps, options);
 }
 
 /** Asks for a budget (validated as you type), or takes it from the first argument. */
@@ -46,7 +49,7 @@ export async function optimizeWithBudgetCommand(deps: CommandDeps, budgetArg?: u
   if (input === undefined) return { status: 'cancelled' };
   const problem = budgetInputProblem(input, core.validateBudget);
   if (problem) return refuse(deps, problem);
-  return optimizePrompt(deps, { budget: parseBudgetInput(input) });
+  return optimizeCommand(deps, { budget: parseBudgetInput(input) });
 }
 
 async function optimizePrompt(deps: CommandDeps, args: OptimizeArgs): Promise<OptimizeOutcome> {

@@ -70,6 +70,8 @@ export interface CountDisplay {
   readonly budget: number | string;
   /** Number of non-empty selections that were summed. */
   readonly selections: number;
+  /** For an agent, instruction or prompt file: the token limit its whole text is held against. */
+  readonly promptFileLimit?: number | undefined;
 }
 
 const approx = (estimated: boolean): string => (estimated ? '\u2248' : '');
@@ -95,10 +97,17 @@ export function formatStatusTooltip(display: CountDisplay): string {
     `Tokens: ${a}${formatCount(display.tokens)}${display.documentTokens !== undefined ? ` (document: ${a}${formatCount(display.documentTokens)})` : ''}`,
     `Budget: ${formatBudget(display.budget)}`,
   ];
+  if (display.promptFileLimit !== undefined) lines.push(promptFileLine(display.documentTokens ?? display.tokens, display.promptFileLimit, approx(display.estimated)));
   if (display.estimated) lines.push('Estimated: the text is too large to count exactly without slowing the editor.');
   if (display.selections > 1) lines.push('Optimize Prompt uses the primary selection only.');
   lines.push('Click to choose the model.');
   return lines.join('\n');
+}
+
+/** `Prompt file: 1,234 of 2,000 tokens (62%)`, or how far over the limit it is. */
+export function promptFileLine(tokens: number, limit: number, approxSign = ''): string {
+  const share = `${approxSign}${formatCount(tokens)} of ${formatTokens(limit)}`;
+  return tokens > limit ? `Prompt file: ${share}, ${formatCount(tokens - limit)} over the limit` : `Prompt file: ${share} (${Math.round((tokens / limit) * 100)}%)`;
 }
 
 /** Screen-reader label for the status-bar item. */

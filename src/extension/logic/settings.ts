@@ -21,7 +21,7 @@ export interface ExtensionConfig {
     readonly timeoutMs: number;
     readonly fallbackToLocal: boolean;
   };
-  readonly statusBar: { readonly enabled: boolean; readonly languages: readonly string[] };
+  readonly statusBar: { readonly enabled: boolean; readonly languages: readonly string[]; readonly promptFileLimit: number };
 }
 
 /** Every setting under `promptOptimizer.`, with its default (the same as in package.json). */
@@ -37,6 +37,7 @@ export const DEFAULTS = {
   'remote.fallbackToLocal': true,
   'statusBar.enabled': true,
   'statusBar.languages': ['markdown', 'plaintext', 'prompt', 'instructions', 'chatmode'],
+  'statusBar.promptFileLimit': 2000,
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof DEFAULTS;
@@ -71,6 +72,7 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
   const isVariant = (v: unknown): v is ApiVariant => v === 'A' || v === 'B';
   const isModel = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
   const isLanguages = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((item) => typeof item === 'string');
+  const isLimit = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= MIN_TIMEOUT_MS && v <= MAX_TIMEOUT_MS;
 
   const config: ExtensionConfig = {
@@ -85,14 +87,18 @@ export function readSettings(get: (key: SettingKey) => unknown): { config: Exten
       timeoutMs: pick('remote.timeoutMs', isTimeout),
       fallbackToLocal: pick('remote.fallbackToLocal', isBoolean),
     },
-    statusBar: { enabled: pick('statusBar.enabled', isBoolean), languages: pick('statusBar.languages', isLanguages) },
+    statusBar: {
+      enabled: pick('statusBar.enabled', isBoolean),
+      languages: pick('statusBar.languages', isLanguages),
+      promptFileLimit: pick('statusBar.promptFileLimit', isLimit),
+    },
   };
   return { config, problems };
 }
 
 /** Which parts of the extension a change touches, so listeners rebuild only what they must. */
 export function changedAreas(affects: (key: string) => boolean): { statusBar: boolean; engine: boolean; any: boolean } {
-  const statusBar = ['statusBar.enabled', 'statusBar.languages', 'model', 'budget'].some((key) => affects(key));
+  const statusBar = ['statusBar.enabled', 'statusBar.languages', 'statusBar.promptFileLimit', 'model', 'budget'].some((key) => affects(key));
   const engine = SENSITIVE_KEYS.some((key) => affects(key));
   return { statusBar, engine, any: SETTING_KEYS.some((key) => affects(key)) };
 }

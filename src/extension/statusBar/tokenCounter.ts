@@ -13,6 +13,7 @@ import { loadCore } from '../lazy';
 import { countOrEstimate, type CountResult } from '../logic/count';
 import { countsLanguage, IdleRunner, recountDelay, type RecountTrigger } from '../logic/recount';
 import { formatStatusAccessibility, formatStatusText, formatStatusTooltip, type CountDisplay } from '../logic/format';
+import { isPromptFile } from '../logic/promptFiles';
 
 /** Editors whose text is not something a user writes prompts in. */
 const HIDDEN_SCHEMES = new Set(['output', 'debug', 'vscode-terminal', 'vscode-scm']);
@@ -126,6 +127,7 @@ export class TokenCounter implements vscode.Disposable {
     } else {
       display = { tokens: documentResult.tokens, estimated: documentResult.estimated, characters: document.getText().length, model, encoding, budget: config.budget, selections: 0 };
     }
+    if (config.statusBar.promptFileLimit > 0 && isPromptFile(document.fileName)) display = { ...display, promptFileLimit: config.statusBar.promptFileLimit };
     if (generation !== this.generation) return;
     this.item.text = formatStatusText(display);
     this.item.tooltip = formatStatusTooltip(display);
