@@ -45,6 +45,14 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], claus
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
     const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
+    // Talk about the prompt inside a rule ("I know this is repeating myself a bit.") is no part of it: it
+    // stands alone, and never takes budget.
+    const said = kept.filter((s) => listItem && kept.length > 1 && rankOf.get(s)!.score < 0 && !s.pinned && !s.userKept);
+    for (const sentence of said.length < kept.length ? said : []) {
+      const r = rankOf.get(sentence)!;
+      units.push({ cost: sentence.tokens + JOIN_SENTENCE, score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] });
+      kept.splice(kept.indexOf(sentence), 1);
+    }
     const first = units.length;
     if (listItem && kept.length > 1) {
       // A rule is kept whole, and a set of definitions ("BILLING: charges, refunds") is one unit.

@@ -83,6 +83,18 @@ describe('core/passes/select', () => {
         }
   });
 
+  it('keeps a rule without the talk about the prompt written into its list item', () => {
+    const text = [
+      'Rules:', '',
+      '- Never promise a refund above $250 without a supervisor. Honestly I am not sure we still need this one.',
+      '- Answer in the customer\'s language and keep replies under 150 words.',
+      '- If the customer mentions error E-4021, tell them to update the client to version 3.14.2.',
+    ].join('\n');
+    const out = optimize({ text, budget: '85%', mode: 'strict' }).text;
+    assert.ok(out.includes('Never promise a refund above $250 without a supervisor.'), out);
+    assert.ok(!out.includes('not sure'), out);
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);
