@@ -25,6 +25,7 @@ const PARTICIPLE = /^\p{Ll}+ing\s/u;
 /** Words whose clause restricts what precedes it: dropping it would change the meaning. */
 const RESTRICTIVE = /^(?:unless|except|only|if|not|but not|provided|without)\b/;
 const MIN_WORDS = 3;
+const isSpace = (ch: string): boolean => ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\u00a0' || (ch > '\u007f' && /\s/.test(ch));
 
 /** The clauses of a sentence in order; the first starts at piece 0, offset 0. One clause: no cut found. */
 export function splitClauses(pieces: readonly Piece[]): Clause[] {
@@ -43,7 +44,7 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
       const ch = text[i]!;
       if (ch === '(' || ch === '[') depth++;
       else if ((ch === ')' || ch === ']') && depth > 0) depth--;
-      if (/\s/.test(ch) && i > 0 && /\S/.test(text[i - 1]!)) wordsSince++;
+      if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
       if (depth > 0) continue;
       const cut = cutAt(text, i, bareCommas > 0, parallel);
       if (cut === null) {
@@ -98,6 +99,8 @@ function parallelClause(pieces: readonly Piece[]): RegExp | null {
 
 function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null): 'independent' | 'dependent' | null {
   const ch = text[i]!;
+  // Called for every character: only these can open a clause, and only they pay for the slice below.
+  if (ch !== ',' && ch !== ';' && ch !== '—' && ch !== '–' && !(parallel && ch === ' ')) return null;
   const rest = text.slice(i + 1);
   if (parallel && (ch === ',' || (ch === ' ' && rest.startsWith('and '))) && parallel.test(text.slice(i))) return 'independent';
   if (ch === ';' && /^\s/.test(rest)) return 'independent';
