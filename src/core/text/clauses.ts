@@ -25,6 +25,7 @@ const PARTICIPLE = /^\p{Ll}+ing\s/u;
 /** Words whose clause restricts what precedes it: dropping it would change the meaning. */
 const RESTRICTIVE = /^(?:unless|except|only|if|not|but not|provided|without)\b/;
 const MIN_WORDS = 3;
+const SEPARATOR = /[,;—–]/;
 const isSpace = (ch: string): boolean => ch === ' ' || ch === '\n' || ch === '\t' || ch === '\r' || ch === '\u00a0' || (ch > '\u007f' && /\s/.test(ch));
 
 /** The clauses of a sentence in order; the first starts at piece 0, offset 0. One clause: no cut found. */
@@ -34,6 +35,11 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   let bareCommas = 0; // commas inside the current clause that were not cuts: a list is running
   let wordsSince = 0;
   const parallel = parallelClause(pieces);
+  // Most sentences have no separator at all: one clause, without the scan.
+  if (!parallel && !pieces.some((piece) => !piece.locked && SEPARATOR.test(piece.text))) {
+    measure(pieces, clauses);
+    return clauses;
+  }
   pieces.forEach((piece, index) => {
     if (piece.locked) {
       wordsSince += 1;
