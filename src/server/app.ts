@@ -17,6 +17,7 @@ import type { ServerConfig } from './config';
 import { ApiError, errorBody } from './errors';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
+import { Drain } from './shutdown';
 import { WorkSlots } from './slots';
 import type { OptimizeTask, TaskResult } from './task';
 
@@ -27,6 +28,10 @@ declare module 'fastify' {
     /** Token counts for the access log. */
     tokenStats: { original: number; optimized: number; budget: number } | null;
     errorCode: ErrorCode | null;
+  }
+  interface FastifyInstance {
+    /** The graceful drain that precedes `close()` (server.ts runs it). */
+    drain: Drain;
   }
 }
 
@@ -115,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('tokenStats', null);
   app.decorateRequest('errorCode', null);
   keys.setLog(app.log);
+  const drain = new Drain(app.server);
+  app.decorate('drain', drain);
 
   app.addHook('preClose', async () => {
     closing = true;
@@ -125,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (cors(request, reply)) return reply.code(204).send();
     if (closing) {
       reply.header('Connection', 'close');
-      throw new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
+      throw shuttingDown();
     }
     // Unknown paths and methods are answered before any body is read.
     if (request.is404) throw notFound(request);
@@ -155,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // While closing, answers end their connection, so keep-alive clients cannot hold the close up.
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('Connection', 'close');
+    if (closing || drain.draining) reply.header('Connection', 'close');
     return payload;
   });
 
@@ -257,20 +264,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!reply.raw.writableFinished) stopWaiting.abort();
     };
     reply.raw.once('close', onClose);
+    // Past the shutdown grace period, whatever is still waiting or running is answered 503.
+    let shutDown = false;
+    const onShutdown = () => {
+      shutDown = true;
+      timeLimit.abort();
+      stopWaiting.abort();
+    };
+    drain.deadlineSignal.addEventListener('abort', onShutdown, { once: true });
+    if (drain.deadlineSignal.aborted) onShutdown();
     const tooSlow = () =>
+      shutDown
+        ? shuttingDown()
+        :
       new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
     let outcome;
     try {
       try {
         await slots.acquire(stopWaiting.signal);
       } catch {
-        if (timedOut) throw tooSlow();
+        if (timedOut || shutDown) throw tooSlow();
         throw new ApiError(408, 'request_timeout', 'The client closed the connection before a worker was free.');
       }
       try {
         outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, timeLimit.signal);
       } catch (error) {
-        if (timedOut) throw tooSlow();
+        if (timedOut || shutDown) throw tooSlow();
         throw error;
       } finally {
         slots.release();
@@ -278,6 +297,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } finally {
       clearTimeout(timer);
       reply.raw.off('close', onClose);
+      drain.deadlineSignal.removeEventListener('abort', onShutdown);
     }
     if (!outcome.ok) throw new ApiError(400, outcome.error.code, outcome.error.message, param(outcome.error.param));
     const r = outcome.result;
@@ -343,6 +363,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
 }
 
 function notFound(request: FastifyRequest): ApiError {

@@ -9,6 +9,9 @@ import type { ServerConfig } from './config';
 import { PoolExecutor, type Executor } from './executor';
 import { KeyStore } from './keys';
 
+/** How long after the grace period a close that still hangs is cut short (exit 1). */
+const BACKSTOP_MS = 5_000;
+
 export interface StartOptions {
   /** Defaults to a worker-thread pool of `config.workers` threads. */
   executor?: Executor;
@@ -66,14 +69,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const url = `http://${host}:${port}`;
   app.log.info({ url, workers: executor.threads, keys: keys.size, rateLimit: config.rateLimitMax, store: redis ? 'redis' : 'memory' }, 'listening');
 
+  // Drain first (answers everything already sent, up to the grace period), then Fastify's close.
+  const shutDown = async () => {
+    await app.drain.run(config.shutdownGraceMs);
+    await app.close();
+  };
+
   let uninstall = () => {};
   if (options.handleSignals) {
     const onHangup = () => keys.reload();
     process.on('SIGHUP', onHangup);
-    const grace = closeWithGrace({ delay: config.shutdownGraceMs, skip: ['SIGHUP'], logger: { error: (message: unknown) => app.log.error({ detail: String(message) }, 'shutdown') } }, async ({ signal, err }) => {
+    // The grace period ends the drain with 503s; this later deadline is only for a close that hangs.
+    const grace = closeWithGrace({ delay: config.shutdownGraceMs + BACKSTOP_MS, skip: ['SIGHUP'], logger: { error: (message: unknown) => app.log.error({ detail: String(message) }, 'shutdown') } }, async ({ signal, err }) => {
       if (err) app.log.error({ err: { type: err.name, message: err.message, stack: err.stack } }, 'fatal error; shutting down');
       else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      await app.close();
+      await shutDown();
       app.log.info('closed');
     });
     uninstall = () => {
@@ -88,7 +98,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     keys,
     async close() {
       uninstall();
-      await app.close();
+      await shutDown();
     },
   };
 }
