@@ -126,6 +126,10 @@ export const ERROR_CODES = [
   'mode_invalid',
   'model_unsupported',
   'task_invalid',
+  'json_duplicate_key',
+  'encoding_invalid',
+  'authorization_duplicate',
+  'path_invalid',
   // 401
   'key_missing',
   'key_malformed',

@@ -14,7 +14,8 @@ import { encodingForModel, isOptimizeError, validateBudget } from '../core/index
 import { ErrorBody, HealthResponse, ROUTES, VariantARequest, VariantAResponse, VariantBRequest, VariantBResponse, type ErrorCode } from '../schemas/index';
 import openapiDocument from '../../openapi.json';
 import type { ServerConfig } from './config';
-import { ApiError, errorBody } from './errors';
+import { ApiError, capEcho, errorBody, quote } from './errors';
+import { strictJsonParser } from './json';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
 import { Drain } from './shutdown';
@@ -100,6 +101,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // A path Fastify cannot decode (a bad percent-escape) gets the service's error body too.
+    frameworkErrors(error, request, reply) {
+      const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'path_invalid', 'The path is not a valid URL (a bad percent-escape?).') : toApiError(error, request);
+      request.errorCode = apiError.code;
+      reply.header('X-Request-Id', request.id).headers(apiError.headers);
+      reply.raw.statusCode = apiError.statusCode;
+      reply.send(errorBody(apiError) as never);
+    },
     // Socket-level failures (timeouts, unparsable HTTP) answered with the same error body.
     clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -121,6 +130,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('errorCode', null);
   keys.setLog(app.log);
   const drain = new Drain(app.server);
+  // Node hands CONNECT to a 'connect' listener and drops the socket when there is none.
+  app.server.on('connect', (_request, socket: Socket) => {
+    const error = new ApiError(405, 'method_not_allowed', 'CONNECT is not supported: this is not a proxy.', null, { Allow: 'GET, HEAD, POST' });
+    socket.on('error', () => {});
+    socket.end(rawErrorResponse(error, randomUUID()));
+  });
   app.decorate('drain', drain);
 
   app.addHook('preClose', async () => {
@@ -131,7 +146,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     if (cors(request, reply)) return reply.code(204).send();
     if (closing) {
-      reply.header('Connection', 'close');
       throw shuttingDown();
     }
     // Unknown paths and methods are answered before any body is read.
@@ -160,9 +174,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return true;
   };
 
-  // While closing, answers end their connection, so keep-alive clients cannot hold the close up.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing || drain.draining) reply.header('Connection', 'close');
+  // While closing, answers end their connection, so keep-alive clients cannot hold the close up. An
+  // answer sent before the body has arrived may not: closing then would reset the connection under the
+  // client's feet before it reads the answer (Drain reads the rest of the body, then ends it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete) reply.removeHeader('Connection');
+    else if (closing || drain.draining) reply.header('Connection', 'close');
     return payload;
   });
 
@@ -196,6 +213,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return errorBody(apiError);
   });
 
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, strictJsonParser(app.getDefaultJsonParser('error', 'error')));
   await app.register(formbody, { parser: parseFormBody, bodyLimit: config.bodyLimitBytes });
   // Global: one counter per key shared by both variants; health and the document opt out.
   await app.register(rateLimit, {
@@ -211,6 +230,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const authenticate = async (request: FastifyRequest) => {
+    // Node keeps the first of two Authorization headers; a proxy in front may have used the other.
+    const raw = request.raw.rawHeaders;
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') count++;
+    if (count > 1) throw new ApiError(400, 'authorization_duplicate', 'Send exactly one Authorization header.');
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       throw new ApiError(401, 'key_missing', 'Send your API key as "Authorization: Bearer <key>".', null, { 'WWW-Authenticate': BEARER_REALM });
@@ -230,7 +254,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requireContentType = (allowed: readonly string[]) => async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!allowed.includes(type)) {
-      throw new ApiError(415, 'content_type_unsupported', `Content-Type must be ${allowed.join(' or ')}${type ? `; got ${JSON.stringify(type.slice(0, 100))}` : ''}.`, null, {
+      throw new ApiError(415, 'content_type_unsupported', `Content-Type must be ${allowed.join(' or ')}${type ? `; got ${quote(type)}` : ''}.`, null, {
         'Accept-Post': allowed.join(', '),
       });
     }
@@ -244,7 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (task.model !== undefined) encodingForModel(task.model);
       if (task.budget !== undefined) validateBudget(task.budget);
     } catch (error) {
-      if (isOptimizeError(error)) throw new ApiError(400, error.code, error.message, param(error.param));
+      if (isOptimizeError(error)) throw new ApiError(400, error.code, capEcho(error.message, error.param === 'model' ? task.model : task.budget), param(error.param));
       throw error;
     }
     if (slots.full) {
@@ -415,7 +439,8 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   return new ApiError(500, 'internal_error', 'Internal server error. The request id is in the X-Request-Id header.');
 }
 
-function rawErrorResponse(error: ApiError): string {
+function rawErrorResponse(error: ApiError, requestId: string = randomUUID()): string {
   const body = JSON.stringify(errorBody(error));
-  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`;
 }

@@ -54,7 +54,9 @@ function optimizeResponses(success: keyof typeof COMPONENT_SCHEMAS, extraHeaders
       },
       content: json(success),
     },
-    '400': error('Malformed JSON, a missing, unknown or wrongly typed field, an invalid budget, mode or model, or text over the token limit. `param` names the field.'),
+    '400': error(
+      'Malformed JSON, a repeated JSON key, a body that is not UTF-8, two Authorization headers, a missing, unknown or wrongly typed field, an invalid budget, mode or model, or text over the token limit. `param` names the field.',
+    ),
     '401': error('Missing, malformed or unknown API key.', { 'WWW-Authenticate': header('Bearer realm="prompt-optimizer"[, error="…"]') }),
     '408': error('The client took too long to send the request.'),
     '413': error('The body is over the size limit (default 1 MiB).'),

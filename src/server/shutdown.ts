@@ -6,9 +6,12 @@
  * `close()` runs after this, when only idle keep-alive connections are left.
  */
 import { setMaxListeners } from 'node:events';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** Most of a refused body read and dropped before the connection is cut. */
+const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export class Drain {
   private inFlight = 0;
@@ -34,11 +37,30 @@ export class Drain {
     server.on('request', (request, response) => {
       this.fresh.delete(request.socket);
       this.inFlight++;
+      response.once('finish', () => {
+        if (!request.complete) this.discardRest(request);
+      });
       response.once('close', () => {
         this.inFlight--;
         this.check();
       });
     });
+  }
+
+  /**
+   * Answered before its body arrived (413, or 503 while closing): read and drop the rest of the body, up
+   * to a bound, so the client finishes sending and reads the answer instead of getting a reset.
+   */
+  private discardRest(request: IncomingMessage): void {
+    let discarded = 0;
+    request.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DISCARD_LIMIT_BYTES) request.socket.destroy();
+    });
+    request.once('end', () => {
+      if (this.started) request.socket.end();
+    });
+    request.resume();
   }
 
   /** True from the start of the drain: answers then end their connection. */
@@ -67,10 +89,11 @@ export class Drain {
       this.wake?.();
     }, graceMs);
     try {
-      // First accept what the kernel has already queued (a poll phase may take just one of them, and
-      // closing the listener resets the rest), and read what is already in socket buffers.
+      // First accept what the kernel has already queued (a busy loop may take one per turn, and closing
+      // the listener resets the rest), and read what is already in socket buffers. Not cut short by the
+      // deadline: a late connection still gets an answer (a quick 503); the hard backstop bounds this.
       let seen = -1;
-      while (seen !== this.accepted && !this.deadline.signal.aborted) {
+      while (seen !== this.accepted) {
         seen = this.accepted;
         await nextTurn();
         await nextTurn();
