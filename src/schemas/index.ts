@@ -145,6 +145,7 @@ export const ERROR_CODES = [
   'overloaded',
   'processing_timeout',
   'shutting_down',
+  'rate_limit_unavailable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -169,6 +170,7 @@ export const ROUTES = {
   variantA: { method: 'POST', path: '/v1/optimize' },
   variantB: { method: 'POST', path: '/optimize' },
   health: { method: 'GET', path: '/healthz' },
+  readiness: { method: 'GET', path: '/readyz' },
   openapi: { method: 'GET', path: '/openapi.json' },
 } as const;
 

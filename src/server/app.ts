@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { encodingForModel, isOptimizeError, validateBudget } from '../core/index';
 import { ErrorBody, HealthResponse, ROUTES, VariantARequest, VariantAResponse, VariantBRequest, VariantBResponse, type ErrorCode } from '../schemas/index';
@@ -18,6 +18,7 @@ import { ApiError, capEcho, errorBody, quote } from './errors';
 import { strictJsonParser } from './json';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
+import { countersUnavailable, redisReady, sharedCountersStore } from './redis';
 import { Drain } from './shutdown';
 import { WorkSlots } from './slots';
 import type { OptimizeTask, TaskResult } from './task';
@@ -42,14 +43,15 @@ export interface AppOptions {
   executor: Executor;
   /** Where JSON log lines go (default stdout). Tests pass a collecting stream. */
   logStream?: NodeJS.WritableStream;
-  /** Shared rate-limit counters: an ioredis client. Omitted: in-memory counters for this instance only. */
-  redis?: unknown;
+  /** Shared rate-limit counters: an ioredis client, or a function making one with the app's logger. Omitted: in-memory counters for this instance only. */
+  redis?: object | ((log: FastifyBaseLogger) => object);
 }
 
 const ALLOWED_METHODS: Record<string, string> = {
   [ROUTES.variantA.path]: 'POST',
   [ROUTES.variantB.path]: 'POST',
   [ROUTES.health.path]: 'GET, HEAD',
+  [ROUTES.readiness.path]: 'GET, HEAD',
   [ROUTES.openapi.path]: 'GET, HEAD',
 };
 
@@ -129,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('tokenStats', null);
   app.decorateRequest('errorCode', null);
   keys.setLog(app.log);
+  const redis = typeof options.redis === 'function' ? options.redis(app.log) : options.redis;
   const drain = new Drain(app.server);
   // Node hands CONNECT to a 'connect' listener and drops the socket when there is none.
   app.server.on('connect', (_request, socket: Socket) => {
@@ -223,8 +226,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timeWindow: config.rateLimitWindowMs,
     enableDraftSpec: true,
     keyGenerator: (request) => request.keyHash ?? request.ip,
-    ...(options.redis ? { redis: options.redis as never, nameSpace: 'prompt-optimizer-rl-' } : {}),
-    skipOnError: false,
+    ...(redis ? { store: sharedCountersStore(redis) as never } : {}),
+    // Fail closed (503 rate_limit_unavailable) unless the operator chose to serve unlimited while Redis is down.
+    skipOnError: config.rateLimitFailOpen,
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'rate_limited', `Rate limit of ${context.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)} s exceeded for this key; retry in ${context.after}.`),
   });
@@ -378,6 +382,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handler: async () => ({ status: 'ok' as const }),
   });
 
+  // Readiness (for load balancers): 503 while closing or while a required dependency is down.
+  app.route({
+    method: 'GET',
+    url: ROUTES.readiness.path,
+    config: { rateLimit: false },
+    schema: { response: { 200: HealthResponse, 503: ErrorBody } },
+    handler: async () => {
+      if (drain.draining) throw shuttingDown();
+      if (redis && !config.rateLimitFailOpen && !redisReady(redis)) throw countersUnavailable();
+      return { status: 'ok' as const };
+    },
+  });
+
   const openapiText = JSON.stringify(openapiDocument);
   app.route({
     method: 'GET',
@@ -397,7 +414,7 @@ function notFound(request: FastifyRequest): ApiError {
   const path = request.url.split('?')[0] ?? '';
   const allow = ALLOWED_METHODS[path];
   if (allow) return new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allow}.`, null, { Allow: allow });
-  return new ApiError(404, 'not_found', `No such endpoint. Endpoints: POST /v1/optimize, POST /optimize, GET /healthz, GET /openapi.json.`);
+  return new ApiError(404, 'not_found', `No such endpoint. Endpoints: POST /v1/optimize, POST /optimize, GET /healthz, GET /readyz, GET /openapi.json.`);
 }
 
 /** Maps anything thrown while handling a request to the answer the client gets. */

@@ -63,8 +63,8 @@ function optimizeResponses(success: keyof typeof COMPONENT_SCHEMAS, extraHeaders
     '415': error('Unsupported Content-Type.'),
     '429': error('Rate limit for this key exceeded.', { 'Retry-After': header('Seconds to wait.', 'integer'), ...rateLimitHeaders }),
     '500': error('Unexpected server error. Never includes a stack trace.'),
-    '503': error('Overloaded (all workers busy and the queue full), compression over its time limit, or shutting down.', {
-      'Retry-After': header('Seconds to wait (overload and shutdown only).', 'integer'),
+    '503': error('Overloaded (all workers busy and the queue full), compression over its time limit, shutting down, or the shared rate-limit store (Redis) unreachable.', {
+      'Retry-After': header('Seconds to wait (overload, shutdown and rate-limit store only).', 'integer'),
     }),
   };
 }
@@ -115,6 +115,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': { description: 'Serving.', content: json('HealthResponse') },
             '503': error('Shutting down.'),
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readiness',
+          summary: 'Readiness for load balancers: 503 while shutting down or while a required dependency (Redis) is down. No authentication.',
+          security: [],
+          responses: {
+            '200': { description: 'Ready for traffic.', content: json('HealthResponse') },
+            '503': error('Shutting down (`shutting_down`) or Redis unreachable (`rate_limit_unavailable`).'),
           },
         },
       },
