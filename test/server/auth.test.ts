@@ -98,6 +98,16 @@ describe('server: keys and auth', () => {
         await server.close();
       }
     });
+
+    it('with --rate-limit-fail-open serves without a limit while Redis is unreachable, and stays ready', async () => {
+      const server = await startTestServer({ redisUrl: 'redis://127.0.0.1:1', rateLimitFailOpen: true }, { executor: stubPool() });
+      try {
+        assert.equal((await call(server, '/optimize', { body: { text: 'hi' } })).status, 200);
+        assert.equal((await call(server, '/readyz')).status, 200);
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   describe('a running server', () => {
