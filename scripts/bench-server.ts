@@ -108,6 +108,8 @@ function requestOf(variant: 'A' | 'B', text: string): { path: string; body: stri
     : { path: '/optimize', body: JSON.stringify({ text, budget: '50%' }) };
 }
 
+const warmed = new Set<string>();
+
 /** Load spread evenly over `urls` (one autocannon each, run together); rates and counts summed, worst p50/p99. */
 async function measure(urls: string[], key: string, variant: 'A' | 'B', text: string, connections: number): Promise<Measured> {
   const { path, body } = requestOf(variant, text);
@@ -118,7 +120,10 @@ async function measure(urls: string[], key: string, variant: 'A' | 'B', text: st
     body,
     connections: Math.max(1, Math.round(connections / urls.length)),
   });
-  await Promise.all(urls.map((url) => autocannon({ ...optionsFor(url), duration: 1 }))); // warm-up, not reported
+  // Warm-up, not reported: longer for a fresh process, whose first seconds (JIT, workers) are slow.
+  const fresh = urls.some((url) => !warmed.has(url));
+  urls.forEach((url) => warmed.add(url));
+  await Promise.all(urls.map((url) => autocannon({ ...optionsFor(url), duration: fresh ? 5 : 1 })));
   const results = await Promise.all(urls.map((url) => autocannon({ ...optionsFor(url), duration: DURATION })));
   const statuses = new Map<string, number>();
   for (const result of results) {
@@ -178,7 +183,7 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`# bench:server — ${CORES} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`);
   console.log(`# load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share this machine)`);
-  console.log(`# ${DURATION} s per cell after a 1 s warm-up; POST /optimize {"text", "budget":"50%"}; autocannon in this process, server in another\n`);
+  console.log(`# ${DURATION} s per cell after a 1 s warm-up (5 s on a fresh server); POST /optimize {"text", "budget":"50%"}; autocannon in this process, server in another\n`);
   const rows: Row[] = [];
   const record = (row: Row) => {
     rows.push(row);

@@ -181,8 +181,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // answer sent before the body has arrived may not: closing then would reset the connection under the
   // client's feet before it reads the answer (Drain reads the rest of the body, then ends it).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.raw.complete) reply.removeHeader('Connection');
-    else if (closing || drain.draining) reply.header('Connection', 'close');
+    if (!request.raw.complete) {
+      // Fastify itself sets it on the raw response once closing.
+      reply.removeHeader('Connection');
+      reply.raw.removeHeader('Connection');
+    } else if (closing || drain.draining) reply.header('Connection', 'close');
     return payload;
   });
 
@@ -302,10 +305,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     drain.deadlineSignal.addEventListener('abort', onShutdown, { once: true });
     if (drain.deadlineSignal.aborted) onShutdown();
     const tooSlow = () =>
-      shutDown
-        ? shuttingDown()
-        :
-      new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
+      shutDown ? shuttingDown() : new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
     let outcome;
     try {
       try {
