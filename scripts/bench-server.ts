@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`# bench:server — ${CORES} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`);
   console.log(`# load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share this machine)`);
-  console.log(`# ${DURATION} s per cell after a 1 s warm-up (5 s on a fresh server); POST /optimize {"text", "budget":"50%"}; autocannon in this process, server in another\n`);
+  console.log(`# ${DURATION} s per cell after a 1 s warm-up (5 s on a fresh server); B: POST /optimize {"text", "budget":"50%"}, A: POST /v1/optimize {"prompt", "budget": half the tokens}; autocannon in this process, server in another\n`);
   const rows: Row[] = [];
   const record = (row: Row) => {
     rows.push(row);
