@@ -10,6 +10,9 @@ import type { IncomingMessage, Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
+/** Node's default listen backlog. */
+const MAX_BACKLOG = 511;
+
 /** Most of a refused body read and dropped before the connection is cut. */
 const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -92,8 +95,11 @@ export class Drain {
       // First accept what the kernel has already queued (a busy loop may take one per turn, and closing
       // the listener resets the rest), and read what is already in socket buffers. Not cut short by the
       // deadline: a late connection still gets an answer (a quick 503); the hard backstop bounds this.
+      // Past the deadline, a client that keeps connecting cannot hold the listener open for ever: the
+      // kernel's queue holds at most a backlog (511 by default) of connections, one per turn at worst.
       let seen = -1;
-      while (seen !== this.accepted) {
+      let turnsPastDeadline = 0;
+      while (seen !== this.accepted && (!this.deadline.signal.aborted || turnsPastDeadline++ < MAX_BACKLOG)) {
         seen = this.accepted;
         await nextTurn();
         await nextTurn();
