@@ -33,6 +33,8 @@ const plainCounts = (out) => {
 run('type-check', 'npx', ['tsc', '--noEmit']);
 run('type-check core (no Node, no DOM)', 'npx', ['tsc', '-p', 'tsconfig.core.json', '--noEmit']);
 run('build', 'npm', ['run', '--silent', 'build']);
+// redis-server for the multi-instance tests (test/server/redis.test.ts skips with a message without it).
+run('redis-server for the Redis tests', 'bash', ['scripts/setup-redis-test.sh']);
 run('unit and API tests', 'npx', ['mocha'], mochaCounts);
 if (existsSync('scripts/test-vscode.mjs')) run('extension tests in a real VS Code', 'node', ['scripts/test-vscode.mjs'], plainCounts);
 

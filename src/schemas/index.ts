@@ -129,6 +129,10 @@ export const ERROR_CODES = [
   'mode_invalid',
   'model_unsupported',
   'task_invalid',
+  'json_duplicate_key',
+  'encoding_invalid',
+  'authorization_duplicate',
+  'path_invalid',
   // 401
   'key_missing',
   'key_malformed',
@@ -144,6 +148,7 @@ export const ERROR_CODES = [
   'overloaded',
   'processing_timeout',
   'shutting_down',
+  'rate_limit_unavailable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -168,6 +173,7 @@ export const ROUTES = {
   variantA: { method: 'POST', path: '/v1/optimize' },
   variantB: { method: 'POST', path: '/optimize' },
   health: { method: 'GET', path: '/healthz' },
+  readiness: { method: 'GET', path: '/readyz' },
   openapi: { method: 'GET', path: '/openapi.json' },
 } as const;
 

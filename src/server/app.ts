@@ -8,15 +8,18 @@ import type { Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { encodingForModel, isOptimizeError, validateBudget } from '../core/index';
 import { ErrorBody, HealthResponse, ROUTES, VariantARequest, VariantAResponse, VariantBRequest, VariantBResponse, type ErrorCode } from '../schemas/index';
 import openapiDocument from '../../openapi.json';
 import type { ServerConfig } from './config';
-import { ApiError, errorBody } from './errors';
+import { ApiError, capEcho, errorBody, quote } from './errors';
+import { strictJsonParser } from './json';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
+import { countersUnavailable, redisReady, sharedCountersStore } from './redis';
+import { Drain } from './shutdown';
 import { WorkSlots } from './slots';
 import type { OptimizeTask, TaskResult } from './task';
 
@@ -28,6 +31,10 @@ declare module 'fastify' {
     tokenStats: { original: number; optimized: number; budget: number } | null;
     errorCode: ErrorCode | null;
   }
+  interface FastifyInstance {
+    /** The graceful drain that precedes `close()` (server.ts runs it). */
+    drain: Drain;
+  }
 }
 
 export interface AppOptions {
@@ -36,14 +43,15 @@ export interface AppOptions {
   executor: Executor;
   /** Where JSON log lines go (default stdout). Tests pass a collecting stream. */
   logStream?: NodeJS.WritableStream;
-  /** Shared rate-limit counters: an ioredis client. Omitted: in-memory counters for this instance only. */
-  redis?: unknown;
+  /** Shared rate-limit counters: an ioredis client, or a function making one with the app's logger. Omitted: in-memory counters for this instance only. */
+  redis?: object | ((log: FastifyBaseLogger) => object);
 }
 
 const ALLOWED_METHODS: Record<string, string> = {
   [ROUTES.variantA.path]: 'POST',
   [ROUTES.variantB.path]: 'POST',
   [ROUTES.health.path]: 'GET, HEAD',
+  [ROUTES.readiness.path]: 'GET, HEAD',
   [ROUTES.openapi.path]: 'GET, HEAD',
 };
 
@@ -95,6 +103,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // A path Fastify cannot decode (a bad percent-escape) gets the service's error body too.
+    frameworkErrors(error, request, reply) {
+      const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'path_invalid', 'The path is not a valid URL (a bad percent-escape?).') : toApiError(error, request);
+      request.errorCode = apiError.code;
+      reply.header('X-Request-Id', request.id).headers(apiError.headers);
+      reply.raw.statusCode = apiError.statusCode;
+      reply.send(errorBody(apiError) as never);
+    },
     // Socket-level failures (timeouts, unparsable HTTP) answered with the same error body.
     clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -115,6 +131,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('tokenStats', null);
   app.decorateRequest('errorCode', null);
   keys.setLog(app.log);
+  const redis = typeof options.redis === 'function' ? options.redis(app.log) : options.redis;
+  const drain = new Drain(app.server);
+  // Node hands CONNECT to a 'connect' listener and drops the socket when there is none.
+  app.server.on('connect', (_request, socket: Socket) => {
+    const error = new ApiError(405, 'method_not_allowed', 'CONNECT is not supported: this is not a proxy.', null, { Allow: 'GET, HEAD, POST' });
+    socket.on('error', () => {});
+    socket.end(rawErrorResponse(error, randomUUID()));
+  });
+  app.decorate('drain', drain);
 
   app.addHook('preClose', async () => {
     closing = true;
@@ -124,8 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('X-Request-Id', request.id);
     if (cors(request, reply)) return reply.code(204).send();
     if (closing) {
-      reply.header('Connection', 'close');
-      throw new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
+      throw shuttingDown();
     }
     // Unknown paths and methods are answered before any body is read.
     if (request.is404) throw notFound(request);
@@ -153,9 +177,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return true;
   };
 
-  // While closing, answers end their connection, so keep-alive clients cannot hold the close up.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('Connection', 'close');
+  // While closing, answers end their connection, so keep-alive clients cannot hold the close up. An
+  // answer sent before the body has arrived may not: closing then would reset the connection under the
+  // client's feet before it reads the answer (Drain reads the rest of the body, then ends it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete) {
+      // Fastify itself sets it on the raw response once closing.
+      reply.removeHeader('Connection');
+      reply.raw.removeHeader('Connection');
+    } else if (closing || drain.draining) reply.header('Connection', 'close');
     return payload;
   });
 
@@ -189,6 +219,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return errorBody(apiError);
   });
 
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: config.bodyLimitBytes }, strictJsonParser(app.getDefaultJsonParser('error', 'error')));
   await app.register(formbody, { parser: parseFormBody, bodyLimit: config.bodyLimitBytes });
   // Global: one counter per key shared by both variants; health and the document opt out.
   await app.register(rateLimit, {
@@ -197,13 +229,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timeWindow: config.rateLimitWindowMs,
     enableDraftSpec: true,
     keyGenerator: (request) => request.keyHash ?? request.ip,
-    ...(options.redis ? { redis: options.redis as never, nameSpace: 'prompt-optimizer-rl-' } : {}),
-    skipOnError: false,
+    ...(redis ? { store: sharedCountersStore(redis) as never } : {}),
+    // Fail closed (503 rate_limit_unavailable) unless the operator chose to serve unlimited while Redis is down.
+    skipOnError: config.rateLimitFailOpen,
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'rate_limited', `Rate limit of ${context.max} requests per ${Math.round(config.rateLimitWindowMs / 1000)} s exceeded for this key; retry in ${context.after}.`),
   });
 
   const authenticate = async (request: FastifyRequest) => {
+    // Node keeps the first of two Authorization headers; a proxy in front may have used the other.
+    const raw = request.raw.rawHeaders;
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') count++;
+    if (count > 1) throw new ApiError(400, 'authorization_duplicate', 'Send exactly one Authorization header.');
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       throw new ApiError(401, 'key_missing', 'Send your API key as "Authorization: Bearer <key>".', null, { 'WWW-Authenticate': BEARER_REALM });
@@ -223,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requireContentType = (allowed: readonly string[]) => async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!allowed.includes(type)) {
-      throw new ApiError(415, 'content_type_unsupported', `Content-Type must be ${allowed.join(' or ')}${type ? `; got ${JSON.stringify(type.slice(0, 100))}` : ''}.`, null, {
+      throw new ApiError(415, 'content_type_unsupported', `Content-Type must be ${allowed.join(' or ')}${type ? `; got ${quote(type)}` : ''}.`, null, {
         'Accept-Post': allowed.join(', '),
       });
     }
@@ -237,7 +275,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (task.model !== undefined) encodingForModel(task.model);
       if (task.budget !== undefined) validateBudget(task.budget);
     } catch (error) {
-      if (isOptimizeError(error)) throw new ApiError(400, error.code, error.message, param(error.param));
+      if (isOptimizeError(error)) throw new ApiError(400, error.code, capEcho(error.message, error.param === 'model' ? task.model : task.budget), param(error.param));
       throw error;
     }
     if (slots.full) {
@@ -257,20 +295,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!reply.raw.writableFinished) stopWaiting.abort();
     };
     reply.raw.once('close', onClose);
+    // Past the shutdown grace period, whatever is still waiting or running is answered 503.
+    let shutDown = false;
+    const onShutdown = () => {
+      shutDown = true;
+      timeLimit.abort();
+      stopWaiting.abort();
+    };
+    drain.deadlineSignal.addEventListener('abort', onShutdown, { once: true });
+    if (drain.deadlineSignal.aborted) onShutdown();
     const tooSlow = () =>
-      new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
+      shutDown ? shuttingDown() : new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
     let outcome;
     try {
       try {
         await slots.acquire(stopWaiting.signal);
       } catch {
-        if (timedOut) throw tooSlow();
+        if (timedOut || shutDown) throw tooSlow();
         throw new ApiError(408, 'request_timeout', 'The client closed the connection before a worker was free.');
       }
       try {
         outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, timeLimit.signal);
       } catch (error) {
-        if (timedOut) throw tooSlow();
+        if (timedOut || shutDown) throw tooSlow();
         throw error;
       } finally {
         slots.release();
@@ -278,6 +325,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } finally {
       clearTimeout(timer);
       reply.raw.off('close', onClose);
+      drain.deadlineSignal.removeEventListener('abort', onShutdown);
     }
     if (!outcome.ok) throw new ApiError(400, outcome.error.code, outcome.error.message, param(outcome.error.param));
     const r = outcome.result;
@@ -334,6 +382,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handler: async () => ({ status: 'ok' as const }),
   });
 
+  // Readiness (for load balancers): 503 while closing or while a required dependency is down.
+  app.route({
+    method: 'GET',
+    url: ROUTES.readiness.path,
+    config: { rateLimit: false },
+    schema: { response: { 200: HealthResponse, 503: ErrorBody } },
+    handler: async () => {
+      if (drain.draining) throw shuttingDown();
+      if (redis && !config.rateLimitFailOpen && !redisReady(redis)) throw countersUnavailable();
+      return { status: 'ok' as const };
+    },
+  });
+
   const openapiText = JSON.stringify(openapiDocument);
   app.route({
     method: 'GET',
@@ -345,11 +406,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+function shuttingDown(): ApiError {
+  return new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
+}
+
 function notFound(request: FastifyRequest): ApiError {
   const path = request.url.split('?')[0] ?? '';
   const allow = ALLOWED_METHODS[path];
   if (allow) return new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allow}.`, null, { Allow: allow });
-  return new ApiError(404, 'not_found', `No such endpoint. Endpoints: POST /v1/optimize, POST /optimize, GET /healthz, GET /openapi.json.`);
+  return new ApiError(404, 'not_found', `No such endpoint. Endpoints: POST /v1/optimize, POST /optimize, GET /healthz, GET /readyz, GET /openapi.json.`);
 }
 
 /** Maps anything thrown while handling a request to the answer the client gets. */
@@ -391,7 +456,8 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   return new ApiError(500, 'internal_error', 'Internal server error. The request id is in the X-Request-Id header.');
 }
 
-function rawErrorResponse(error: ApiError): string {
+function rawErrorResponse(error: ApiError, requestId: string = randomUUID()): string {
   const body = JSON.stringify(errorBody(error));
-  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`;
 }

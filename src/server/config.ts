@@ -29,6 +29,8 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** `redis://…` for shared rate-limit counters across instances (needs `ioredis` installed). */
   redisUrl?: string;
+  /** With Redis unreachable: serve without a limit (true) instead of answering 503 (false, the default). */
+  rateLimitFailOpen: boolean;
   /** Origins allowed to call from a browser (CORS), e.g. `https://vscode.dev`, or `*`. Empty: no CORS headers. */
   corsOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   keepAliveTimeoutMs: 5_000,
   connectionsCheckIntervalMs: 1_000,
   shutdownGraceMs: 10_000,
+  rateLimitFailOpen: false,
   logLevel: 'info',
 };
 
@@ -76,6 +79,7 @@ export const ENV_VARS: Record<string, keyof ServerConfig> = {
   PROMPT_OPTIMIZER_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
   PROMPT_OPTIMIZER_SHUTDOWN_GRACE_MS: 'shutdownGraceMs',
   PROMPT_OPTIMIZER_REDIS_URL: 'redisUrl',
+  PROMPT_OPTIMIZER_RATE_LIMIT_FAIL_OPEN: 'rateLimitFailOpen',
   PROMPT_OPTIMIZER_CORS_ORIGINS: 'corsOrigins',
   PROMPT_OPTIMIZER_LOG_LEVEL: 'logLevel',
 };
@@ -96,6 +100,7 @@ export const FLAGS: Record<string, keyof ServerConfig> = {
   'headers-timeout-ms': 'headersTimeoutMs',
   'shutdown-grace-ms': 'shutdownGraceMs',
   'redis-url': 'redisUrl',
+  'rate-limit-fail-open': 'rateLimitFailOpen',
   'cors-origins': 'corsOrigins',
   'log-level': 'logLevel',
 };
@@ -135,6 +140,10 @@ export function applySettings(base: ServerConfig, settings: Partial<Record<keyof
         config.corsOrigins = origins;
         break;
       }
+      case 'rateLimitFailOpen':
+        if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`${source(field)} must be true or false; got "${value.slice(0, 64)}".`);
+        config.rateLimitFailOpen = value === 'true' || value === '1';
+        break;
       case 'extraKeys':
         break;
       default: {

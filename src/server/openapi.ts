@@ -54,15 +54,17 @@ function optimizeResponses(success: keyof typeof COMPONENT_SCHEMAS, extraHeaders
       },
       content: json(success),
     },
-    '400': error('Malformed JSON, a missing, unknown or wrongly typed field, an invalid budget, mode or model, or text over the token limit. `param` names the field.'),
+    '400': error(
+      'Malformed JSON, a repeated JSON key, a body that is not UTF-8, two Authorization headers, a missing, unknown or wrongly typed field, an invalid budget, mode or model, or text over the token limit. `param` names the field.',
+    ),
     '401': error('Missing, malformed or unknown API key.', { 'WWW-Authenticate': header('Bearer realm="prompt-optimizer"[, error="…"]') }),
     '408': error('The client took too long to send the request.'),
     '413': error('The body is over the size limit (default 1 MiB).'),
     '415': error('Unsupported Content-Type.'),
     '429': error('Rate limit for this key exceeded.', { 'Retry-After': header('Seconds to wait.', 'integer'), ...rateLimitHeaders }),
     '500': error('Unexpected server error. Never includes a stack trace.'),
-    '503': error('Overloaded (all workers busy and the queue full), compression over its time limit, or shutting down.', {
-      'Retry-After': header('Seconds to wait (overload and shutdown only).', 'integer'),
+    '503': error('Overloaded (all workers busy and the queue full), compression over its time limit, shutting down, or the shared rate-limit store (Redis) unreachable.', {
+      'Retry-After': header('Seconds to wait (overload, shutdown and rate-limit store only).', 'integer'),
     }),
   };
 }
@@ -113,6 +115,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': { description: 'Serving.', content: json('HealthResponse') },
             '503': error('Shutting down.'),
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readiness',
+          summary: 'Readiness for load balancers: 503 while shutting down or while a required dependency (Redis) is down. No authentication.',
+          security: [],
+          responses: {
+            '200': { description: 'Ready for traffic.', content: json('HealthResponse') },
+            '503': error('Shutting down (`shutting_down`) or Redis unreachable (`rate_limit_unavailable`).'),
           },
         },
       },

@@ -8,6 +8,11 @@ import { buildApp } from './app';
 import type { ServerConfig } from './config';
 import { PoolExecutor, type Executor } from './executor';
 import { KeyStore } from './keys';
+import { connectRedis } from './redis';
+import type { Redis } from 'ioredis';
+
+/** How long after the grace period a close that still hangs is cut short (exit 1). */
+const BACKSTOP_MS = 5_000;
 
 export interface StartOptions {
   /** Defaults to a worker-thread pool of `config.workers` threads. */
@@ -15,7 +20,7 @@ export interface StartOptions {
   logStream?: NodeJS.WritableStream;
   /** Install SIGTERM/SIGINT/SIGHUP handlers (the CLI does; in-process tests do not). */
   handleSignals?: boolean;
-  /** An ioredis client for shared rate-limit counters; default: from `config.redisUrl`, else in-memory. */
+  /** An ioredis client for shared rate-limit counters (the caller closes it); default: from `config.redisUrl`, else in-memory. */
   redis?: unknown;
 }
 
@@ -27,29 +32,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Connects to Redis through `ioredis`, which is not a dependency: install it where you need it. */
-async function connectRedis(url: string): Promise<{ quit(): Promise<unknown> }> {
-  const name = 'ioredis';
-  let Redis: new (url: string, options: object) => { quit(): Promise<unknown> };
-  try {
-    const loaded = await import(name);
-    Redis = loaded.default ?? loaded.Redis ?? loaded;
-  } catch {
-    throw new Error('PROMPT_OPTIMIZER_REDIS_URL is set but the "ioredis" package is not installed. Run "npm install ioredis" next to the server.');
-  }
-  // Fail fast instead of queueing commands while Redis is down (the rate limiter then answers 500, closed).
-  return new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-}
-
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const keys = new KeyStore(config.keysFile, config.extraKeys);
-  const redis = options.redis ?? (config.redisUrl ? await connectRedis(config.redisUrl) : undefined);
   const executor = options.executor ?? new PoolExecutor({ workers: config.workers, maxQueue: config.maxQueue });
-  const app = await buildApp({ config, keys, executor, logStream: options.logStream, redis });
+  // The app's logger logs Redis state, so the client is made once the app exists (it connects in the background).
+  let owned: Redis | undefined;
+  const app = await buildApp({ config, keys, executor, logStream: options.logStream, redis: options.redis ?? (config.redisUrl ? (log) => (owned = connectRedis(config.redisUrl!, log)) : undefined) });
   app.addHook('onClose', async () => {
     keys.close();
     await executor.close();
-    if (!options.redis && redis) await (redis as { quit(): Promise<unknown> }).quit().catch(() => {});
+    if (owned) await owned.quit().catch(() => owned!.disconnect());
   });
   keys.watch();
 
@@ -64,16 +56,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  app.log.info({ url, workers: executor.threads, keys: keys.size, rateLimit: config.rateLimitMax, store: redis ? 'redis' : 'memory' }, 'listening');
+  app.log.info({ url, workers: executor.threads, keys: keys.size, rateLimit: config.rateLimitMax, store: options.redis || owned ? 'redis' : 'memory' }, 'listening');
+
+  // Drain first (answers everything already sent, up to the grace period), then Fastify's close.
+  const shutDown = async () => {
+    await app.drain.run(config.shutdownGraceMs);
+    await app.close();
+  };
 
   let uninstall = () => {};
   if (options.handleSignals) {
     const onHangup = () => keys.reload();
     process.on('SIGHUP', onHangup);
-    const grace = closeWithGrace({ delay: config.shutdownGraceMs, skip: ['SIGHUP'], logger: { error: (message: unknown) => app.log.error({ detail: String(message) }, 'shutdown') } }, async ({ signal, err }) => {
+    // The grace period ends the drain with 503s; this later deadline is only for a close that hangs.
+    const grace = closeWithGrace({ delay: config.shutdownGraceMs + BACKSTOP_MS, skip: ['SIGHUP'], logger: { error: (message: unknown) => app.log.error({ detail: String(message) }, 'shutdown') } }, async ({ signal, err }) => {
       if (err) app.log.error({ err: { type: err.name, message: err.message, stack: err.stack } }, 'fatal error; shutting down');
       else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      await app.close();
+      await shutDown();
       app.log.info('closed');
     });
     uninstall = () => {
@@ -88,7 +87,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     keys,
     async close() {
       uninstall();
-      await app.close();
+      await shutDown();
     },
   };
 }

@@ -84,10 +84,29 @@ describe('server: keys and auth', () => {
       assert.deepEqual(seen, ['keys file unreadable; no keys loaded from it']);
     });
 
-    it('explains that PROMPT_OPTIMIZER_REDIS_URL needs ioredis when it is not installed', async () => {
-      const { startServer } = await import('../../src/server/server');
-      const { DEFAULT_CONFIG } = await import('../../src/server/config');
-      await assert.rejects(startServer({ ...DEFAULT_CONFIG, port: 0, workers: 1, redisUrl: 'redis://127.0.0.1:1' }), /npm install ioredis/);
+    it('starts with a Redis URL out of the box; Redis unreachable means not ready and 503, never 500', async () => {
+      // No redis-server on port 1: the instance listens, reports not ready, and refuses with 503.
+      const server = await startTestServer({ redisUrl: 'redis://127.0.0.1:1' }, { executor: stubPool() });
+      try {
+        assertError(await call(server, '/readyz'), 503, 'rate_limit_unavailable');
+        assert.equal((await call(server, '/healthz')).status, 200);
+        const answer = await call(server, '/optimize', { body: { text: 'hi' } });
+        assertError(answer, 503, 'rate_limit_unavailable');
+        assert.equal(answer.headers.get('retry-after'), '1');
+        assert.ok(!server.logText().includes('Unhandled error event'));
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('with --rate-limit-fail-open serves without a limit while Redis is unreachable, and stays ready', async () => {
+      const server = await startTestServer({ redisUrl: 'redis://127.0.0.1:1', rateLimitFailOpen: true }, { executor: stubPool() });
+      try {
+        assert.equal((await call(server, '/optimize', { body: { text: 'hi' } })).status, 200);
+        assert.equal((await call(server, '/readyz')).status, 200);
+      } finally {
+        await server.close();
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * `prompt-optimizer serve` and `keys` as real processes, from a bundle built like dist/ (cli.js plus
  * server-worker.js next to it): start-up, keys from file/env/--dev-key, SIGHUP reload without exiting,
- * and SIGTERM with a request in flight (it completes, then the process exits 0).
+ * and SIGTERM with requests in flight (each gets an answer, then the process exits 0).
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API_KEY_PATTERN } from '../../src/schemas/index';
 import { generateKey } from '../../src/server/keys';
-import { parseRawResponse, rawExchange, sleep } from './helpers';
+import { request as httpRequest } from 'node:http';
+import { parseRawResponse, rawExchange, sleep, wordyPrompt } from './helpers';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -155,4 +156,40 @@ describe('server: serve and keys commands (real processes)', function () {
     assert.equal(await server.exited, 0);
     assert.ok(server.stdout().includes('shutting down'));
   });
+  it('on SIGTERM with 100 requests in flight answers every one (200 or 503 shutting_down) and exits 0, in 20 trials', async function () {
+    this.timeout(400_000);
+    const key = generateKey('test');
+    // Far more work than the grace period allows on any machine: 100 prompts of ~25k tokens, one worker.
+    const body = JSON.stringify({ text: wordyPrompt(20_000) });
+    for (let trial = 0; trial < 20; trial++) {
+      const server = await serve(cli, ['--shutdown-grace-ms', '500', '--rate-limit', '100000', '--task-timeout-ms', '600000'], { PROMPT_OPTIMIZER_API_KEY: key });
+      const sent: Promise<void>[] = [];
+      const answers = Array.from({ length: 100 }, () => postAndRead(server.url, key, body, sent));
+      await Promise.all(sent);
+      server.child.kill('SIGTERM');
+      const results = await Promise.all(answers);
+      const unanswered = results.filter((r) => r.status === 0).length;
+      assert.equal(unanswered, 0, `trial ${trial}: ${unanswered} of 100 got no answer`);
+      for (const r of results) {
+        if (r.status !== 200) assert.deepEqual([r.status, r.code, r.retryAfter], [503, 'shutting_down', '1']);
+      }
+      assert.equal(await server.exited, 0, server.stdout().slice(-500));
+    }
+  });
 });
+
+/** POSTs over a fresh connection; `sent` gets a promise for when the whole request was handed to the kernel. Status 0: no answer. */
+function postAndRead(url: string, key: string, body: string, sent: Promise<void>[]): Promise<{ status: number; code?: string; retryAfter?: string }> {
+  return new Promise((resolvePromise) => {
+    const req = httpRequest(`${url}/optimize`, { method: 'POST', agent: false, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, code: res.statusCode === 200 ? undefined : JSON.parse(text).error.code, retryAfter: res.headers['retry-after'] }));
+      res.on('error', () => resolvePromise({ status: 0 }));
+    });
+    req.on('error', () => resolvePromise({ status: 0 }));
+    sent.push(new Promise((done) => req.once('finish', () => done())));
+    req.end(body);
+  });
+}

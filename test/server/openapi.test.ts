@@ -31,7 +31,7 @@ describe('server: OpenAPI document', () => {
 
   it('is OpenAPI 3.1 and documents both variants, health and itself, with the error body on every error', () => {
     assert.equal(committed.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(committed.paths).sort(), ['/healthz', '/openapi.json', '/optimize', '/v1/optimize']);
+    assert.deepEqual(Object.keys(committed.paths).sort(), ['/healthz', '/openapi.json', '/optimize', '/readyz', '/v1/optimize']);
     const a = committed.paths['/v1/optimize'].post;
     assert.deepEqual(Object.keys(a.requestBody.content).sort(), ['application/json', 'application/x-www-form-urlencoded']);
     assert.equal(a.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/VariantAResponse');
