@@ -28,6 +28,11 @@ export interface Sentence {
   score: number;
   /** The prompt's final request or input, or its role statement: ranked first, kept in relaxed mode. */
   pinned?: boolean;
+  /**
+   * What the prompt asks (its first question or instruction, a sentence holding a template slot such as
+   * `${input:name}`): ranked first, but it competes for the budget like every other unit.
+   */
+  request?: boolean;
 }
 
 /**

@@ -184,6 +184,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
       break;
     }
   }
+  markRequest(prose, said);
   // The line that introduces the final input goes with it: "Now classify this one:".
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
@@ -208,6 +209,32 @@ function pinRequests(blocks: Block[], english: boolean): void {
   const request = closing.find((s) => s.instruction || /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s)));
   if (request) request.pinned = true;
 }
+
+/**
+ * What the prompt asks: its first question or instruction among the opening sentences that are not
+ * greetings ("Could you translate these UI strings …?", "Pourriez-vous traduire … ?"), and every sentence
+ * that holds a template slot the app fills ("Create an endpoint named ${input:endpointName} …").
+ */
+function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
+  const opening = prose.flatMap((b) => b.sentences).filter((s) => !said(s)).slice(0, REQUEST_WINDOW);
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s)));
+  if (first) first.request = true;
+  for (const block of prose) for (const s of block.sentences) if (TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
+}
+
+// A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
+// traduire … ?", "帮我看一下…"): not a rule of a system prompt, which every imperative would be.
+const ASKS = new RegExp(
+  '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
+    '(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|podría|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode|pode me)(?![\\p{L}])|' +
+    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
+  'iu',
+);
+
+/** How far into the prompt its request may stand. */
+const REQUEST_WINDOW = 5;
+// "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.
+const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;
 
 /** How far from the end of the prompt the closing request may stand. */
 const CLOSING_SENTENCES = 3;

@@ -50,7 +50,8 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // introduces: the list carries the lead-in's value.
     const leadIn = frames.leadIn(unit);
     if (leadIn) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
-    add(unit, unit.sentences!.some((s) => s.pinned || s.userKept));
+    const kept = unit.sentences!.some((s) => s.pinned || s.userKept);
+    add(unit, kept, kept || unit.sentences!.some((s) => s.request));
   }
   let examples = 0;
   let fixed = frames.unframed;

@@ -70,7 +70,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], claus
         const r = rankOf.get(sentence)!;
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
         // A sentence with a negation or limit is kept whole: a clause of it could drop the "not".
-        const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !hasConstraint(sentenceText(sentence), sentenceWords(sentence));
+        const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !sentence.request && !hasConstraint(sentenceText(sentence), sentenceWords(sentence));
         if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
         else {
           // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the

@@ -67,6 +67,18 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
   });
 
+  it('marks what the prompt asks: its opening question to the model and every sentence with a template slot', () => {
+    const requests = (text: string) => parse(text).blocks.flatMap((b) => b.sentences.filter((s) => s.request).map(sentenceText));
+    assert.deepEqual(requests('Hi! Could you translate these UI strings for our app into German? Keep placeholders as they are.'),
+      ['Could you translate these UI strings for our app into German?']);
+    assert.deepEqual(requests('Bonjour ! Pourriez-vous traduire la clause 11.2 vers l\'anglais britannique ? Gardez la numérotation.'),
+      ['Pourriez-vous traduire la clause 11.2 vers l\'anglais britannique ?']);
+    assert.deepEqual(requests('Add a route to the orders service.\n\nCreate a new endpoint named ${input:endpointName} that does this: ${input:description}.'),
+      ['Create a new endpoint named ${input:endpointName} that does this: ${input:description}.']);
+    // The rules of a system prompt are no request: none of them outranks the others for being first.
+    assert.deepEqual(requests('You are a support assistant. Answer in the customer\'s language. Never share internal notes.'), []);
+  });
+
   it('marks instructions, not narrative', () => {
     const flags = parse('Never reveal the key. The team never trailed. You must answer in JSON. Write a haiku.').blocks[0]!.sentences.map((s) => s.instruction);
     assert.deepEqual(flags, [true, false, true, true]);

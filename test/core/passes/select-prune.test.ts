@@ -95,6 +95,20 @@ describe('core/passes/select', () => {
     assert.ok(!out.includes('not sure'), out);
   });
 
+  it('keeps what the prompt asks before the details around it', () => {
+    const text = [
+      "Could you translate these UI strings for our fitness app Stridewell from English into German? I'd do it myself but my German is rusty.",
+      '',
+      'Glossary: workout → Training (never "Workout"), streak → Serie, Stridewell Pro stays as it is.',
+      'Use the informal "du", keep placeholders like {count} exactly as they are, and keep each string under 40 characters.',
+      'Return a JSON object with the same keys.',
+    ].join('\n');
+    for (const budget of ['40%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('Could you translate these UI strings for our fitness app Stridewell from English into German?'), `${budget}: ${out}`);
+    }
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);
