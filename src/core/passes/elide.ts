@@ -13,8 +13,12 @@ const MEANINGFUL_AFTER_A = new Set(
     'billion total look try row time result whole moment glance matter').split(' '),
 );
 
-// Idioms that need their "the": "to the point", "by the way", "in the end", "at the moment".
-const IDIOMS_AFTER_THE = new Set(['point', 'way', 'end', 'moment']);
+// Idioms that need their "the": "to the point", "by the way", "in the end", "at the moment"; and "the
+// two" (those two, not any two).
+const IDIOMS_AFTER_THE = new Set(['point', 'way', 'end', 'moment', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']);
+
+// "once a year", "twice a day", "three times a week", "$5 a month": "a" means "per".
+const RATE_BEFORE_A = /(?:\b(?:once|twice|thrice|times)|\d[\d.,]*\s*(?:[%€$£]|\p{L}+)?)\s+$/u;
 
 // "option a", "column a": a letter used as a label, not an article (nouns rarely used as verbs only).
 const LABELS = new Set('option options choice appendix figure exhibit vitamin column row section version variant tier'.split(' '));
@@ -23,13 +27,15 @@ const LABELS = new Set('option options choice appendix figure exhibit vitamin co
 const COMMA_BEFORE_CONJUNCTION = /,(?= (?:and|or) )/g;
 
 /** Whether the article at `index` of `text` can go without changing what the text asks for. */
-function elidable(text: string, index: number, article: string, next: string): boolean {
+function elidable(text: string, index: number, article: string, next: string, preceding: string): boolean {
   if (next !== next.toLowerCase()) return false; // "the iPhone": a name
   if (STOPWORDS.has(next)) return false; // "the same", "the other", "a or b"
   if (article === 'the' ? IDIOMS_AFTER_THE.has(next) : MEANINGFUL_AFTER_A.has(next)) return false;
-  if (article === 'a') {
-    const previous = /(\p{L}+)\s+$/u.exec(text.slice(Math.max(0, index - 16), index))?.[1]?.toLowerCase();
-    if (previous && LABELS.has(previous)) return false;
+  if (article === 'a' || article === 'an') {
+    const before = (index < 16 ? preceding : '') + text.slice(Math.max(0, index - 16), index);
+    const previous = /(\p{L}+)\s+$/u.exec(before)?.[1]?.toLowerCase();
+    if (article === 'a' && previous && LABELS.has(previous)) return false;
+    if (RATE_BEFORE_A.test(before)) return false;
   }
   return true;
 }
@@ -39,7 +45,7 @@ function elidable(text: string, index: number, article: string, next: string): b
  * token saving when every removal was one whole pre-tokenizer chunk (" the", " a", " an" or ","), each a
  * single token in every encoding; otherwise undefined and the sentence must be counted again.
  */
-export function elide(text: string, opensSentence: boolean): { text: string; saved: number | undefined } {
+export function elide(text: string, opensSentence: boolean, preceding = ''): { text: string; saved: number | undefined } {
   let out = '';
   let cursor = 0;
   let saved: number | undefined = 0;
@@ -50,7 +56,7 @@ export function elide(text: string, opensSentence: boolean): { text: string; sav
     const index = match.index;
     const capital = article !== article.toLowerCase();
     if (capital && !opensSentenceAt(text, index, opensSentence)) continue;
-    if (!elidable(text, index, article.toLowerCase(), next)) continue;
+    if (!elidable(text, index, article.toLowerCase(), next, preceding)) continue;
     out += text.slice(cursor, index);
     cursor = index + whole.length;
     if (capital) {
@@ -87,7 +93,8 @@ export const elision: Pass = {
     const edits = wordEditable(doc, mode)
       .sort((a, b) => a.score - b.score)
       .map((sentence) => {
-        const pieces = sentence.pieces.map((piece, i) => (piece.locked ? null : elide(piece.text, i === 0)));
+        // The piece before ("$5" in "$5 a month") is read too: it may make "a" mean "per".
+        const pieces = sentence.pieces.map((piece, i) => (piece.locked ? null : elide(piece.text, i === 0, sentence.pieces[i - 1]?.text.slice(-16))));
         const changed = pieces.some((e, i) => e !== null && e.text !== sentence.pieces[i]!.text);
         const exact = pieces.every((e) => e === null || e.saved !== undefined);
         const texts = sentence.pieces.map((piece, i) => pieces[i]?.text ?? piece.text);

@@ -71,7 +71,10 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     out += capitalize ? upperFirst(before) : before;
     if (before !== '') capitalize = false;
     if (replacement === '') {
+      const closed = text[end] === ',';
       end = skipFollowingComma(text, end);
+      // A parenthetical goes with both its commas: "and, honestly, I'm" → "and I'm".
+      if (closed && !atStart) out = out.replace(/,[ \t]*$/, ' ');
       if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
       else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
       if (atStart) capitalize = true;

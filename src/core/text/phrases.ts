@@ -30,10 +30,13 @@ const wordsOf = (from: string): string[] => from.replace(/,$/, '').split(' ');
 
 // After an opener these words are not the verb of an instruction: "You should have received…".
 const NOT_A_VERB_WORDS = ['have', 'had', 'has', 'not'];
+// A contraction cannot end its clause: "who they are and what" never becomes "who they're and what".
+const CLAUSE_OPENERS = ['and', 'or', 'but', 'nor', 'so', 'yet', 'because', 'if', 'when', 'while', 'then', 'than', 'as'];
 
 // One vocabulary for every dictionary, so a piece's words are scanned to the same ids.
-const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS));
+const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS, CLAUSE_OPENERS));
 const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
+const OPENS_CLAUSE = new Set(CLAUSE_OPENERS.map((w) => VOCABULARY.id(w)));
 
 /**
  * A phrase dictionary indexed by the first two words of each phrase, longest first, so "in order to
@@ -135,7 +138,7 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   if (!phrase.only) return true;
   const next = first + n;
   if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!)) return false;
-  return phrase.only === 'beforeWord' || !NOT_A_VERB.has(scanned.ids[next]!);
+  return phrase.only === 'beforeWord' ? !OPENS_CLAUSE.has(scanned.ids[next]!) : !NOT_A_VERB.has(scanned.ids[next]!);
 }
 
 const WHITESPACE = /\s/;

@@ -26,6 +26,9 @@ describe('core/passes/elide', () => {
     ['Be concise and to the point; by the way, in the end the tests pass.', 'Be concise and to the point; by the way, in the end tests pass.'],
     ['Read the Lord of the Rings on the iPhone.', 'Read the Lord of the Rings on the iPhone.'],
     ['Pick option a then column a as shown.', 'Pick option a then column a as shown.'],
+    // "a" as "per", and "the two" (those two): meaning, kept.
+    ['Review the access list at least once a year and bill $5 a month.', 'Review access list at least once a year and bill $5 a month.'],
+    ['Share the helpers between the two apps.', 'Share helpers between the two apps.'],
     ['Is it vitamin A or B? Take a or b.', 'Is it vitamin A or B? Take a or b.'],
     ['Answer with "a short story" and `the value`.', 'Answer with "a short story" and `the value`.'],
   ];

@@ -123,6 +123,15 @@ describe('core/passes/rewrite', () => {
   ];
   for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
 
+  it('takes a parenthetical filler out with both its commas', () => {
+    assert.equal(rw('I wrote it, and, honestly, I am terrible at this.'), "I wrote it, and I'm terrible at this.");
+    assert.equal(rw('We, honestly, want a short answer.'), 'We want a short answer.');
+  });
+
+  it('never contracts a verb that ends its clause: "who they are and what …"', () => {
+    assert.equal(rw('Ask who they are and what they are looking for.'), "Ask who they are and what they're looking for.");
+  });
+
   it('keeps the space before a word that starts with punctuation: "and .NET" stays', () => {
     assert.equal(rw('You are an assistant for SOLID principles, and .NET good practices.'), "You're an assistant for SOLID principles, and .NET good practices.");
   });
