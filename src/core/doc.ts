@@ -158,8 +158,10 @@ export function render(doc: Doc): string {
   // The widest gap of the blocks that went since the last one written: "Rules:\n\n1. …" that lost its
   // first item keeps its blank line before the second.
   let gap = '';
-  for (const block of doc.blocks) {
-    const text = block.removed ? '' : renderBlock(block);
+  const blocks = doc.blocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const text = block.removed || isStraySpacer(blocks, i) ? '' : renderBlock(block);
     if (text === '') {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
@@ -172,6 +174,24 @@ export function render(doc: Doc): string {
 }
 
 const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
+
+const isQuote = (block: Block): boolean => block.kind === 'prose' && block.prefix.trimStart().startsWith('>');
+
+/** A ">" line that spaced paragraphs of a quote whose paragraph before or after it went. */
+function isStraySpacer(blocks: readonly Block[], i: number): boolean {
+  if (!isSpacer(blocks[i]!)) return false;
+  const gone = (block: Block) => block.removed || (block.kind === 'prose' && block.sentences.every((s) => s.removed));
+  const kept = (from: number, step: number, spacers: boolean): Block | undefined => {
+    for (let k = from; k >= 0 && k < blocks.length; k += step) if (!gone(blocks[k]!) && (spacers || !isSpacer(blocks[k]!))) return blocks[k];
+    return undefined;
+  };
+  const before = kept(i - 1, -1, false);
+  const after = kept(i + 1, 1, false);
+  // One spacer between two kept paragraphs of the quote: the first.
+  return !before || !after || !isQuote(before) || !isQuote(after) || kept(i - 1, -1, true) !== before;
+}
+
+const isSpacer = (block: Block): boolean => block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body);
 
 /** Estimated tokens of the rendered text from per-unit counts, without re-tokenizing. */
 export function estimateTokens(doc: Doc): number {

@@ -109,6 +109,14 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('leaves no empty ">" lines where paragraphs of a quoted email went', () => {
+    const text = 'Email:\n\n> Subject: Postmortem INC-7731\n>\n> Cause: a config push set the pool to 5 instead of 50. It took an hour to find.\n>\n> Follow-ups:\n> - Add validation – Tomasz.\n> - Alert on pool size – Ana.\n\nExtract the action items as JSON.';
+    for (let share = 20; share <= 100; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      assert.ok(!/^>\s*$\n^>\s*$/m.test(out) && !/(?:^|\n)>\s*(?:\n\n|$)/.test(out) && !/^Email:\n\n>\s*\n/.test(out), `${share}%: ${JSON.stringify(out)}`);
+    }
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);
