@@ -44,7 +44,9 @@ function orderedRuns(blocks: readonly Block[]): Block[][] {
   };
   for (const block of blocks) {
     if (block.kind !== 'prose') {
-      if (block.kind !== 'code' || indent < 0) close(); // an indented code block may belong to an item
+      // An indented block (code, a nested lead-in such as "   - Look for:") belongs to the item above it.
+      const nested = indent >= 0 && (block.kind === 'code' || /^[ \t]*/.exec(block.body)![0].length > indent);
+      if (!nested) close();
       continue;
     }
     const marker = ORDERED.exec(block.prefix);
@@ -52,7 +54,7 @@ function orderedRuns(blocks: readonly Block[]): Block[][] {
     if (marker && (indent < 0 || depth === indent)) {
       if (indent < 0) indent = depth;
       run.push(block);
-    } else if (!(indent >= 0 && depth > indent && /\S/.test(block.prefix))) close();
+    } else if (!(indent >= 0 && depth > indent)) close(); // a nested item or an item's own paragraph goes on
   }
   close();
   return runs;

@@ -25,6 +25,11 @@ describe('core/passes/renumber', () => {
     );
   });
 
+  it('numbers a loose list whose items hold nested lead-ins, paragraphs and code', () => {
+    const text = '### Phase 2\n\n1. **Analyze changes**\n   - Look for:\n     - deploys\n\n2. **Deep dive**\n\n   Open the slowest trace.\n\n   ```\n   query()\n   ```\n\n3. **Examine errors**\n   - Correlate with changes.';
+    assert.equal(without(text, ['Analyze changes', 'deploys', 'Deep dive', 'slowest trace']).replace(/\n+/g, '\n').split('\n').filter((l) => /^\d\./.test(l)).join(' '), '1. **Examine errors**');
+  });
+
   it('leaves lists as written when their numbers were not in sequence, or the prompt points at an item by number', () => {
     const lazy = '1. Answer in German.\n1. Never ask for addresses.\n1. Keep it short.';
     assert.equal(without(lazy, ['German']), '1. Never ask for addresses.\n1. Keep it short.');
