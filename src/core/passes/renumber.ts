@@ -15,15 +15,18 @@ const written = new WeakMap<Block, number>();
  * number ("see step 3"). Returns whether a marker changed.
  */
 export function renumberLists(doc: Doc): boolean {
+  const gone = (block: Block) => block.removed || block.sentences.every((s) => s.removed);
+  const runs = orderedRuns(doc.blocks).filter((run) => run.some(gone) || run.some((block) => written.has(block)));
+  if (runs.length === 0) return false;
   if (doc.blocks.some((b) => b.kind === 'prose' && b.sentences.some((s) => POINTS_AT_NUMBER.test(sentenceText(s))))) return false;
   let changed = false;
-  for (const run of orderedRuns(doc.blocks)) {
+  for (const run of runs) {
     const numbers = run.map((block) => written.get(block) ?? Number(ORDERED.exec(block.prefix)![2]));
     run.forEach((block, i) => written.set(block, numbers[i]!));
     if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)) continue;
     let next = numbers[0]!;
     for (const block of run) {
-      if (block.removed || block.sentences.every((s) => s.removed)) continue;
+      if (gone(block)) continue;
       const [, indent, , delimiter, space] = ORDERED.exec(block.prefix)!;
       const prefix = `${indent}${next++}${delimiter}${space}`;
       if (prefix !== block.prefix) (block.prefix = prefix), (changed = true);

@@ -178,7 +178,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
   for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = true;
   // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
-  for (const sentence of sentences.filter((s) => !said(s)).slice(0, 3)) {
+  for (const sentence of firstUnsaid(sentences, said, 3)) {
     if (ROLE.test(sentenceText(sentence))) {
       sentence.pinned = true;
       break;
@@ -216,10 +216,10 @@ function pinRequests(blocks: Block[], english: boolean): void {
  * that holds a template slot the app fills ("Create an endpoint named ${input:endpointName} …").
  */
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
-  const opening = prose.flatMap((b) => b.sentences).filter((s) => !said(s)).slice(0, REQUEST_WINDOW);
+  const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s)));
   if (first) first.request = true;
-  for (const block of prose) for (const s of block.sentences) if (TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
+  for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
 
 // A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
@@ -230,6 +230,16 @@ const ASKS = new RegExp(
     '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
   'iu',
 );
+
+/** The first `n` sentences that are not greetings or thanks, reading no further than needed. */
+function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) => boolean, n: number): Sentence[] {
+  const found: Sentence[] = [];
+  for (const sentence of sentences) {
+    if (found.length >= n) break;
+    if (!said(sentence)) found.push(sentence);
+  }
+  return found;
+}
 
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;

@@ -109,7 +109,10 @@ function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): voi
   const entryOf = new Map<Block, { unit: Unit; kept: boolean }[]>();
   for (const entry of entries) {
     const owner = entry.unit.block ?? entry.unit.parent;
-    if (owner) entryOf.set(owner, [...(entryOf.get(owner) ?? []), entry]);
+    if (!owner) continue;
+    const list = entryOf.get(owner);
+    if (list) list.push(entry);
+    else entryOf.set(owner, [entry]);
   }
   doc.blocks.forEach((block, i) => {
     const next = doc.blocks[i + 1];
