@@ -114,14 +114,14 @@ function unitCount(doc: Doc): number {
  * mode drops only what it may drop at all: never protected blocks, front matter, pinned or <keep> text.
  */
 function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): string {
-  type Droppable = { value: number; drop: () => void };
+  type Droppable = { value: number; tokens: number; drop: () => void };
   const strict = mode === 'strict';
   const units: Droppable[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
     for (const sentence of block.sentences) {
       if (sentence.removed || (!strict && (sentence.pinned || sentence.userKept))) continue;
-      units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), drop: () => (sentence.removed = true) });
+      units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), tokens: sentence.tokens, drop: () => (sentence.removed = true) });
     }
   }
   for (const block of doc.blocks) {
@@ -130,6 +130,7 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
     const value = block.kind === 'frontmatter' ? 100 : block.kind === 'example' ? 0.5 : 0.8 + (block.pinned ? 10 : 0);
     units.push({
       value,
+      tokens: block.tokens,
       drop: () => {
         block.removed = true;
         if (isProtected(block)) doc.notes.protectedDropped = true;
@@ -140,12 +141,21 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
   // Relaxed mode never empties a prompt: its best unit stays when nothing it must keep does.
   const last = strict || hasFixedContent(doc) ? 0 : 1;
   let output = render(doc);
-  while (units.length > last && tokenizer.count(output) > budget) {
-    units.pop()!.drop();
+  let tokens = tokenizer.count(output);
+  while (units.length > last && tokens > budget) {
+    // Drop as many of the least valuable units as the excess needs, then count once: a count of the
+    // whole text per dropped unit was most of the time of a long prompt.
+    let excess = tokens - budget;
+    while (units.length > last && excess > 0) {
+      const unit = units.pop()!;
+      unit.drop();
+      excess -= Math.max(1, unit.tokens);
+    }
     dropEmptyStructure(doc);
     output = render(doc);
+    tokens = tokenizer.count(output);
   }
-  if (strict && tokenizer.count(output) > budget) {
+  if (strict && tokens > budget) {
     // Only structure without content is left (an unpaired tag, a rule line): nothing of it fits.
     for (const block of doc.blocks) block.removed = true;
     output = '';
