@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DEFAULT_BUDGET, MAX_BUDGET_TOKENS } from '../core/budget';
 import { DEFAULT_MODEL, KNOWN_MODELS, type EncodingName } from '../core/models';
 import type { OptimizeResult } from '../core/result';
+import { toWireResult } from './result';
 
 const MODEL_NAMES = KNOWN_MODELS.map((m) => m.model).join(', ');
 const Tokens = z.number().int().nonnegative();
@@ -78,16 +79,9 @@ export type CountToolOutput = z.infer<typeof CountToolOutput>;
 
 /** A core result as the optimize tool's structured output (no latency: the same input gives the same output). */
 export function optimizeToolOutput(result: OptimizeResult): OptimizeToolOutput {
+  const { latency_ms: _latency, ...wire } = toWireResult(result);
   return {
-    text: result.text,
-    original_tokens: result.originalTokens,
-    optimized_tokens: result.optimizedTokens,
-    reduction_percent: result.reductionPercent,
-    budget_tokens: result.budgetTokens,
-    soft_limit_enforced: result.softLimitEnforced,
-    mode: result.mode,
-    model: result.model,
-    encoding: result.encoding,
+    ...wire,
     summary: removalSummary(result),
     removed: result.removed.map(({ pass, kind, text: removedText }) => ({ pass, kind, text: removedText })),
   };
