@@ -69,12 +69,13 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const CORS_EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Budget-Tokens, X-Tokenizer-Encoding, X-Compute-Ms, X-Soft-Limit-Enforced';
 const BEARER_REALM = 'Bearer realm="prompt-optimizer"';
 
-/** Form bodies of Variant A: budget arrives as a decimal string; empty fields count as absent. */
+/**
+ * Form bodies of Variant A: empty fields count as absent. The budget stays a string and is checked like a
+ * JSON string budget (digits only, as the schema says; the core resolves it).
+ */
 export function parseFormBody(text: string): Record<string, unknown> {
   const parsed: Record<string, unknown> = { ...parseQueryString(text) };
   for (const field of ['budget', 'mode'] as const) if (parsed[field] === '') delete parsed[field];
-  const budget = parsed.budget;
-  if (typeof budget === 'string' && /^\s*\d+\s*$/.test(budget)) parsed.budget = Number(budget);
   return parsed;
 }
 
