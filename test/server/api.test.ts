@@ -235,6 +235,20 @@ describe('server: API variants over HTTP', function () {
       assertError(await call(server, '/optimize', { body: { text: 'x', budjet: 5 } }), 400, 'param_unknown', 'budjet');
     });
   });
+  describe('short prompts come back as is (issue 12, defect 9)', () => {
+    it('greetings and thanks alone are never emptied at budget 1000, in both variants', async () => {
+      for (const text of ['hi', 'Thanks!', 'Hello!', 'Thank you so much.']) {
+        const a = await call(server, '/v1/optimize', { body: { prompt: text, budget: 1000 } });
+        assertVariantA(a, text);
+        assert.equal(a.json.text, text);
+        const b = await call(server, '/optimize', { body: { text, budget: 1000 } });
+        assertVariantB(b, text);
+        assert.equal(b.json.optimized_text, text);
+        assert.equal(b.json.soft_limit_enforced, false);
+      }
+    });
+  });
+
   describe('a budget sent as a string of digits (issue 12, defect 8)', () => {
     /**
      * A client like the Trunkate agent skill's command-line client, which sends every budget as a JSON
