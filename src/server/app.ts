@@ -229,7 +229,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     enableDraftSpec: true,
-    keyGenerator: (request) => request.keyHash ?? request.ip,
+    // The short key id, as in the logs: a counter's name (in Redis too) never carries a key's full hash.
+    keyGenerator: (request) => (request.keyHash ? keyId(request.keyHash) : request.ip),
     ...(redis ? { store: sharedCountersStore(redis) as never } : {}),
     // Fail closed (503 rate_limit_unavailable) unless the operator chose to serve unlimited while Redis is down.
     skipOnError: config.rateLimitFailOpen,
