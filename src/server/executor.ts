@@ -12,6 +12,12 @@ export interface Executor {
   run(task: OptimizeTask, signal: AbortSignal): Promise<TaskOutcome>;
   /** Optional: get ready before the server listens. */
   warmUp?(): Promise<void>;
+  /**
+   * Optional: resolves once a started worker is free for one task, and keeps it for the next `run`
+   * (call `run` right after). Rejects if `signal` aborts first. The server does not charge this wait to
+   * the request's time limit: it is where a replacement worker's start-up goes.
+   */
+  reserve?(signal: AbortSignal): Promise<void>;
   /** Worker threads (for capacity: running + queued may not exceed threads + maxQueue). */
   readonly threads: number;
   close(): Promise<void>;
@@ -29,9 +35,20 @@ export function defaultWorkerFile(): string {
   throw new Error(`Worker file not found: looked for ${built} and ${source}. Run "npm run build".`);
 }
 
+/**
+ * A piscina pool whose tasks start only on a started worker. Stopping a running task (its time limit)
+ * terminates its thread; piscina starts the replacement at once, before any request needs it, and
+ * `reserve` makes the next task wait for it outside its time limit instead of in piscina's queue.
+ */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina<OptimizeTask, TaskOutcome>;
   readonly threads: number;
+  /** Started threads (piscina reports each once it has loaded the worker file, and each it destroys). */
+  private started = 0;
+  /** Tasks handed to the pool or reserved for the next `run`. */
+  private busy = 0;
+  private reserved = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(options: { workers: number; maxQueue: number; filename?: string }) {
     this.threads = options.workers;
@@ -43,10 +60,58 @@ export class PoolExecutor implements Executor {
       maxQueue: Math.max(1, options.maxQueue + options.workers),
       idleTimeout: 60_000,
     });
+    this.pool.on('workerCreate', () => {
+      this.started++;
+      this.wake();
+    });
+    this.pool.on('workerDestroy', () => {
+      this.started--;
+    });
   }
 
-  run(task: OptimizeTask, signal: AbortSignal): Promise<TaskOutcome> {
-    return this.pool.run(task, { signal });
+  /** Threads that have started and can take a task now or once their current one ends. */
+  get startedThreads(): number {
+    return this.started;
+  }
+
+  reserve(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(new Error('aborted'));
+    if (this.busy < this.started) {
+      this.busy++;
+      this.reserved++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const take = () => {
+        signal.removeEventListener('abort', leave);
+        this.busy++;
+        this.reserved++;
+        resolve();
+      };
+      const leave = () => {
+        const index = this.waiting.indexOf(take);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(new Error('aborted'));
+      };
+      this.waiting.push(take);
+      signal.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  async run(task: OptimizeTask, signal: AbortSignal): Promise<TaskOutcome> {
+    if (this.reserved > 0) this.reserved--;
+    else this.busy++;
+    try {
+      return await this.pool.run(task, { signal });
+    } finally {
+      this.busy--;
+      this.wake();
+    }
+  }
+
+  /** Hands free started threads to the tasks waiting in `reserve`, first come first served. */
+  private wake(): void {
+    while (this.waiting.length > 0 && this.busy < this.started) this.waiting.shift()!();
   }
 
   /** Resolves once every thread is up and has loaded the core (so the first requests are not slow). */
