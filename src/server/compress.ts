@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { encodingForModel, isOptimizeError, validateBudget } from '../core/index';
 import type { ServerConfig } from './config';
 import { ApiError, capEcho } from './errors';
-import type { Executor } from './executor';
+import { NoWorkerError, type Executor } from './executor';
 import type { Drain } from './shutdown';
 import type { WorkSlots } from './slots';
 import type { OptimizeTask, TaskResult } from './task';
@@ -110,11 +110,13 @@ export function makeCompress({ config, executor, slots, drain }: CompressDeps): 
       }
       try {
         if (executor.reserve) {
+          // A worker's start-up is not charged to the time limit (the executor bounds it on its own).
           deadline.pause();
           try {
             await executor.reserve(stopWaiting.signal);
-          } catch {
-            if (timedOut || shutDown) throw tooSlow();
+          } catch (error) {
+            if (shutDown) throw tooSlow();
+            if (error instanceof NoWorkerError) throw new ApiError(503, 'overloaded', 'No worker could be started; retry shortly.', null, { 'Retry-After': '1' });
             throw gone();
           }
           deadline.resume();

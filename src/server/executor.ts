@@ -7,6 +7,11 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { OptimizeTask, TaskOutcome } from './task';
 
+/** `reserve` gave up: no worker started within the executor's start-up limit. */
+export class NoWorkerError extends Error {
+  override readonly name = 'NoWorkerError';
+}
+
 export interface Executor {
   /** Runs one task. Rejects with an `AbortError` (name) when `signal` aborts. */
   run(task: OptimizeTask, signal: AbortSignal): Promise<TaskOutcome>;
@@ -15,7 +20,8 @@ export interface Executor {
   /**
    * Optional: resolves once a started worker is free for one task, and keeps it for the next `run`
    * (call `run` right after). Rejects if `signal` aborts first. The server does not charge this wait to
-   * the request's time limit: it is where a replacement worker's start-up goes.
+   * the request's time limit: it is where a replacement worker's start-up goes. Rejects with
+   * `NoWorkerError` if no worker is free within the executor's own start-up limit.
    */
   reserve?(signal: AbortSignal): Promise<void>;
   /** Worker threads (for capacity: running + queued may not exceed threads + maxQueue). */
@@ -50,8 +56,12 @@ export class PoolExecutor implements Executor {
   private reserved = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(options: { workers: number; maxQueue: number; filename?: string }) {
+  private readonly startTimeoutMs: number;
+
+  /** `startTimeoutMs`: the longest `reserve` waits for a started worker (default 60 s; a worker that cannot start must not hang requests). */
+  constructor(options: { workers: number; maxQueue: number; filename?: string; startTimeoutMs?: number }) {
     this.threads = options.workers;
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.pool = new Piscina({
       filename: options.filename ?? defaultWorkerFile(),
       minThreads: options.workers,
@@ -83,18 +93,23 @@ export class PoolExecutor implements Executor {
     }
     return new Promise((resolve, reject) => {
       const take = () => {
-        signal.removeEventListener('abort', leave);
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
         this.busy++;
         this.reserved++;
         resolve();
       };
-      const leave = () => {
+      const leave = (error: Error) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
         const index = this.waiting.indexOf(take);
         if (index >= 0) this.waiting.splice(index, 1);
-        reject(new Error('aborted'));
+        reject(error);
       };
+      const onAbort = () => leave(new Error('aborted'));
+      const timer = setTimeout(() => leave(new NoWorkerError(`no worker started within ${this.startTimeoutMs} ms`)), this.startTimeoutMs);
       this.waiting.push(take);
-      signal.addEventListener('abort', leave, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
 

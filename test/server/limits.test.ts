@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { generateKey } from '../../src/server/keys';
-import { PoolExecutor } from '../../src/server/executor';
+import { NoWorkerError, PoolExecutor, type Executor } from '../../src/server/executor';
 import { assertError, call, parseRawResponse, rawExchange, sleep, SLOW_START_WORKER, SLOW_WORKER, startTestServer, stubPool, type TestServer } from './helpers';
 
 describe('server: limits and operation', function () {
@@ -142,6 +142,44 @@ describe('server: limits and operation', function () {
         assert.equal(executor.startedThreads, 1, 'the replacement started without a request');
       } finally {
         await server.close();
+      }
+    });
+
+    it('a worker that cannot start is not a hang: the pool gives up on it and the answer is 503 overloaded', async () => {
+      const neverStarts: Executor = {
+        threads: 1,
+        run: () => Promise.reject(new Error('run without a started worker')),
+        reserve: () => Promise.reject(new NoWorkerError('no worker started')),
+        close: async () => {},
+      };
+      const server = await startTestServer({}, { executor: neverStarts });
+      try {
+        const answer = await call(server, '/optimize', { body: { text: 'hi' } });
+        assertError(answer, 503, 'overloaded', null);
+        assert.equal(answer.headers.get('retry-after'), '1');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('the pool hands tasks only to started workers and gives up on a start-up after its limit (NoWorkerError)', async () => {
+      const executor = new PoolExecutor({ workers: 1, maxQueue: 4, filename: SLOW_START_WORKER, startTimeoutMs: 100 });
+      try {
+        await executor.warmUp();
+        const stop = new AbortController();
+        await executor.reserve(stop.signal);
+        const running = executor.run({ text: 'sleep:30000', maxInputTokens: 100 }, stop.signal);
+        stop.abort();
+        await assert.rejects(running, { name: 'AbortError' });
+        // The stopped thread's replacement takes 1.5 s to start: longer than this pool's 100 ms limit.
+        await assert.rejects(executor.reserve(new AbortController().signal), NoWorkerError);
+        const end = Date.now() + 30_000;
+        while (executor.startedThreads < 1 && Date.now() < end) await sleep(20);
+        await executor.reserve(new AbortController().signal);
+        const outcome = await executor.run({ text: 'sleep:1', maxInputTokens: 100 }, new AbortController().signal);
+        assert.equal(outcome.ok, true);
+      } finally {
+        await executor.close();
       }
     });
 
