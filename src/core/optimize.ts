@@ -21,6 +21,10 @@ export function optimize(options: OptimizeOptions): OptimizeResult {
   if (result.tokens > originalTokens && (mode === 'relaxed' || originalTokens <= budgetTokens)) {
     result = { ...result, text, tokens: originalTokens, softLimitEnforced: mode === 'relaxed' && originalTokens > budgetTokens };
   }
+  // Never nothing for a prompt that fits: if the passes left no words ("Please." is all request), keep the input.
+  if (originalTokens <= budgetTokens && result.text.trim() === '' && text.trim() !== '') {
+    result = { ...result, text, tokens: originalTokens, softLimitEnforced: false };
+  }
   return {
     text: result.text,
     originalTokens,

@@ -15,7 +15,7 @@ export * from './tools';
 // ---------------------------------------------------------------------------------------------------
 // Shared pieces
 
-const TOKENS_BUDGET_MESSAGE = `budget must be a whole number of tokens from 1 to ${MAX_BUDGET_TOKENS}`;
+const TOKENS_BUDGET_MESSAGE = `budget must be a whole number of tokens from 1 to ${MAX_BUDGET_TOKENS} (500 or "500")`;
 
 /** A budget in tokens: an integer from 1 to MAX_BUDGET_TOKENS. */
 export const TokenBudget = z
@@ -24,11 +24,22 @@ export const TokenBudget = z
   .min(1, { error: TOKENS_BUDGET_MESSAGE })
   .max(MAX_BUDGET_TOKENS, { error: TOKENS_BUDGET_MESSAGE });
 
+/**
+ * A budget in tokens as a string of digits ("1000"): some clients send every value as a string (the
+ * Trunkate agent skill's client sends `"budget": "1000"`). Only the shape is checked here; the range
+ * (1 to MAX_BUDGET_TOKENS, as for a number) is the core's `validateBudget`, which the server runs on
+ * every budget before compressing. No sign, point, exponent or spaces.
+ */
+export const TOKEN_BUDGET_STRING_PATTERN = /^\d+$/;
+export const TokenBudgetString = z
+  .string({ error: TOKENS_BUDGET_MESSAGE })
+  .regex(TOKEN_BUDGET_STRING_PATTERN, { error: TOKENS_BUDGET_MESSAGE })
+  .describe(`A whole number of tokens from 1 to ${MAX_BUDGET_TOKENS} as a string of digits, e.g. "1000".`);
+
 /** A budget as a share of the original token count: "40%", "12.5%". Range (0, 100] is checked by the core. */
 export const PERCENT_BUDGET_PATTERN = /^(\d+(\.\d+)?|\.\d+)%$/;
-export const PercentBudget = z
-  .string({ error: 'budget must be a number of tokens or a percentage string such as "40%"' })
-  .regex(PERCENT_BUDGET_PATTERN, { error: 'budget must be a number of tokens or a percentage string such as "40%"' });
+const ANY_BUDGET_MESSAGE = 'budget must be a number of tokens (500 or "500") or a percentage string such as "40%"';
+export const PercentBudget = z.string({ error: ANY_BUDGET_MESSAGE }).regex(PERCENT_BUDGET_PATTERN, { error: ANY_BUDGET_MESSAGE });
 
 export const Mode = z.enum(['relaxed', 'strict'], { error: 'mode must be "relaxed" or "strict"' });
 export type Mode = z.infer<typeof Mode>;
@@ -49,19 +60,22 @@ export const VariantARequest = z
   .strictObject(
     {
       prompt: z.string({ error: 'prompt must be a string' }).describe('The prompt to shorten.'),
-      budget: TokenBudget.optional().describe(`Target size in tokens (gpt-4o encoding). Default ${DEFAULT_BUDGET}.`),
+      budget: z
+        .union([TokenBudget, TokenBudgetString], { error: TOKENS_BUDGET_MESSAGE })
+        .optional()
+        .describe(`Target size in tokens (gpt-4o encoding): a number (1000) or a string of digits ("1000"). Default ${DEFAULT_BUDGET}.`),
       mode: Mode.optional().describe('"relaxed" (default): the budget is a target. "strict": the budget is a ceiling.'),
     },
     { error: objectError },
   )
-  .describe('Variant A request. In a form-encoded body, budget is a decimal string.');
+  .describe('Variant A request. budget is a number or a string of digits; in a form-encoded body, a string of digits.');
 export type VariantARequest = z.infer<typeof VariantARequest>;
 
 /** Variant A as `application/x-www-form-urlencoded`: the same fields, budget as a decimal string. Empty fields count as absent. */
 export const VariantAFormRequest = z
   .strictObject({
     prompt: z.string().describe('The prompt to shorten.'),
-    budget: z.string().regex(/^\d+$/).optional().describe(`Target size in tokens, as a decimal string. Default ${DEFAULT_BUDGET}.`),
+    budget: TokenBudgetString.optional().describe(`Target size in tokens, as a string of digits (no spaces). Default ${DEFAULT_BUDGET}.`),
     mode: Mode.optional(),
   })
   .describe('Variant A request, form-encoded.');
@@ -88,9 +102,9 @@ export const VariantBRequest = z
       text: z.string({ error: 'text must be a string' }).describe('The prompt to shorten.'),
       task: z.string({ error: 'task must be a string' }).optional().describe('What the prompt is for; ranking prefers content relevant to it.'),
       budget: z
-        .union([TokenBudget, PercentBudget], { error: 'budget must be a number of tokens or a percentage string such as "40%"' })
+        .union([TokenBudget, TokenBudgetString, PercentBudget], { error: ANY_BUDGET_MESSAGE })
         .optional()
-        .describe(`Tokens (500) or a share of the original ("40%", above 0 and at most 100). Default ${DEFAULT_BUDGET} tokens.`),
+        .describe(`Tokens (500 or "500") or a share of the original ("40%", above 0 and at most 100). Default ${DEFAULT_BUDGET} tokens.`),
       model: z.string({ error: 'model must be a string' }).optional().describe(`Target model; decides the tokenizer. Default "${DEFAULT_MODEL}".`),
     },
     { error: objectError },

@@ -10,18 +10,17 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { encodingForModel, isOptimizeError, validateBudget } from '../core/index';
 import { ErrorBody, HealthResponse, ROUTES, VariantARequest, VariantAResponse, VariantBRequest, VariantBResponse, type ErrorCode } from '../schemas/index';
 import openapiDocument from '../../openapi.json';
 import type { ServerConfig } from './config';
-import { ApiError, capEcho, errorBody, quote } from './errors';
+import { makeCompress, round2, shuttingDown } from './compress';
+import { ApiError, errorBody, quote } from './errors';
 import { strictJsonParser } from './json';
 import type { Executor } from './executor';
 import { isWellFormedKey, keyId, type KeyStore } from './keys';
 import { countersUnavailable, redisReady, sharedCountersStore } from './redis';
 import { Drain } from './shutdown';
 import { WorkSlots } from './slots';
-import type { OptimizeTask, TaskResult } from './task';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,16 +68,15 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const CORS_EXPOSED_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Budget-Tokens, X-Tokenizer-Encoding, X-Compute-Ms, X-Soft-Limit-Enforced';
 const BEARER_REALM = 'Bearer realm="prompt-optimizer"';
 
-/** Form bodies of Variant A: budget arrives as a decimal string; empty fields count as absent. */
+/**
+ * Form bodies of Variant A: empty fields count as absent. The budget stays a string and is checked like a
+ * JSON string budget (digits only, as the schema says; the core resolves it).
+ */
 export function parseFormBody(text: string): Record<string, unknown> {
   const parsed: Record<string, unknown> = { ...parseQueryString(text) };
   for (const field of ['budget', 'mode'] as const) if (parsed[field] === '') delete parsed[field];
-  const budget = parsed.budget;
-  if (typeof budget === 'string' && /^\s*\d+\s*$/.test(budget)) parsed.budget = Number(budget);
   return parsed;
 }
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, keys, executor } = options;
@@ -228,7 +226,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     max: config.rateLimitMax,
     timeWindow: config.rateLimitWindowMs,
     enableDraftSpec: true,
-    keyGenerator: (request) => request.keyHash ?? request.ip,
+    // The short key id, as in the logs: a counter's name (in Redis too) never carries a key's full hash.
+    keyGenerator: (request) => (request.keyHash ? keyId(request.keyHash) : request.ip),
     ...(redis ? { store: sharedCountersStore(redis) as never } : {}),
     // Fail closed (503 rate_limit_unavailable) unless the operator chose to serve unlimited while Redis is down.
     skipOnError: config.rateLimitFailOpen,
@@ -268,71 +267,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   };
 
-  const compress = async (request: FastifyRequest, reply: FastifyReply, task: Omit<OptimizeTask, 'maxInputTokens'>, textParam: string): Promise<TaskResult> => {
-    const param = (name: string) => (name === 'text' ? textParam : name);
-    // Cheap checks on the event loop, so a bad model or budget never waits for a worker.
-    try {
-      if (task.model !== undefined) encodingForModel(task.model);
-      if (task.budget !== undefined) validateBudget(task.budget);
-    } catch (error) {
-      if (isOptimizeError(error)) throw new ApiError(400, error.code, capEcho(error.message, error.param === 'model' ? task.model : task.budget), param(error.param));
-      throw error;
-    }
-    if (slots.full) {
-      throw new ApiError(503, 'overloaded', 'The server is at capacity; retry shortly.', null, { 'Retry-After': '1' });
-    }
-    // The time limit covers waiting and running. Leaving the line is free; stopping a running task
-    // restarts its worker, so only the time limit does that, never a client that went away.
-    const timeLimit = new AbortController();
-    const stopWaiting = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      timeLimit.abort();
-      stopWaiting.abort();
-    }, config.taskTimeoutMs);
-    const onClose = () => {
-      if (!reply.raw.writableFinished) stopWaiting.abort();
-    };
-    reply.raw.once('close', onClose);
-    // Past the shutdown grace period, whatever is still waiting or running is answered 503.
-    let shutDown = false;
-    const onShutdown = () => {
-      shutDown = true;
-      timeLimit.abort();
-      stopWaiting.abort();
-    };
-    drain.deadlineSignal.addEventListener('abort', onShutdown, { once: true });
-    if (drain.deadlineSignal.aborted) onShutdown();
-    const tooSlow = () =>
-      shutDown ? shuttingDown() : new ApiError(503, 'processing_timeout', `Optimizing this prompt took longer than the server's limit of ${config.taskTimeoutMs} ms; send a shorter prompt.`);
-    let outcome;
-    try {
-      try {
-        await slots.acquire(stopWaiting.signal);
-      } catch {
-        if (timedOut || shutDown) throw tooSlow();
-        throw new ApiError(408, 'request_timeout', 'The client closed the connection before a worker was free.');
-      }
-      try {
-        outcome = await executor.run({ ...task, maxInputTokens: config.maxInputTokens }, timeLimit.signal);
-      } catch (error) {
-        if (timedOut || shutDown) throw tooSlow();
-        throw error;
-      } finally {
-        slots.release();
-      }
-    } finally {
-      clearTimeout(timer);
-      reply.raw.off('close', onClose);
-      drain.deadlineSignal.removeEventListener('abort', onShutdown);
-    }
-    if (!outcome.ok) throw new ApiError(400, outcome.error.code, outcome.error.message, param(outcome.error.param));
-    const r = outcome.result;
-    request.tokenStats = { original: r.originalTokens, optimized: r.optimizedTokens, budget: r.budgetTokens };
-    reply.headers({ 'X-Budget-Tokens': String(r.budgetTokens), 'X-Tokenizer-Encoding': r.encoding, 'X-Compute-Ms': String(round2(r.latencyMs)) });
-    return r;
-  };
+  const compress = makeCompress({ config, executor, slots, drain });
 
   const errorResponses = { 400: ErrorBody, 401: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 
@@ -404,10 +339,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
-}
-
-function shuttingDown(): ApiError {
-  return new ApiError(503, 'shutting_down', 'The server is shutting down; retry on another instance.', null, { 'Retry-After': '1' });
 }
 
 function notFound(request: FastifyRequest): ApiError {

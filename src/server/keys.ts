@@ -4,7 +4,7 @@
  * reach a log: the only thing logged about a key is its id, the first 12 hex digits of its hash.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { API_KEY_PATTERN } from '../schemas/index';
 
@@ -60,14 +60,36 @@ const KEYS_FILE_HEADER =
   '# Prompt Optimizer API key hashes: one "sha256:<hex> [note]" per line. Delete a line to revoke that key;\n' +
   '# a running server reloads this file when it changes or on SIGHUP.\n';
 
-/** Creates a key, appends its hash to the keys file (created with mode 0600 if missing) and returns the key. */
-export function createKeyInFile(file: string, kind: KeyKind, note: string, now: Date = new Date()): { key: string; hash: string } {
+/**
+ * The keys file's permission bits as octal text ("0644") when group or others have any access, else null
+ * (also on Windows, where the bits mean nothing, and when the file cannot be stat'ed).
+ */
+export function looseKeysFileMode(file: string): string | null {
+  if (process.platform === 'win32') return null;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return null;
+  }
+  return mode & 0o077 ? `0${mode.toString(8).padStart(3, '0')}` : null;
+}
+
+/**
+ * Creates a key, appends its hash to the keys file (created with mode 0600 if missing) and returns the key.
+ * An existing file that group or others can access is set to 0600 first; `fixedMode` is the mode it had.
+ */
+export function createKeyInFile(file: string, kind: KeyKind, note: string, now: Date = new Date()): { key: string; hash: string; fixedMode: string | null } {
   const key = generateKey(kind);
   const hash = hashKey(key);
   const line = formatKeysFileLine(hash, [`${kind}`, `created=${now.toISOString()}`, note].filter(Boolean).join(' '));
-  if (existsSync(file)) appendFileSync(file, line);
-  else writeFileSync(file, KEYS_FILE_HEADER + line, { mode: 0o600 });
-  return { key, hash };
+  let fixedMode: string | null = null;
+  if (existsSync(file)) {
+    fixedMode = looseKeysFileMode(file);
+    if (fixedMode) chmodSync(file, 0o600);
+    appendFileSync(file, line);
+  } else writeFileSync(file, KEYS_FILE_HEADER + line, { mode: 0o600 });
+  return { key, hash, fixedMode };
 }
 
 /** Removes the lines whose hash starts with `prefix` (at least 8 hex digits) or is the hash of `key`. Returns how many. */
@@ -145,6 +167,8 @@ export class KeyStore {
       } catch (error) {
         this.warn({ file: this.keysFile, code: (error as NodeJS.ErrnoException).code }, 'keys file unreadable; no keys loaded from it');
       }
+      const mode = text ? looseKeysFileMode(this.keysFile) : null;
+      if (mode) this.warn({ file: this.keysFile, mode }, `keys file is accessible to other users; run "chmod 600" on it (keys create does)`);
       const { entries, badLines } = parseKeysFile(text);
       if (badLines.length) this.warn({ file: this.keysFile, badLines }, 'keys file lines ignored');
       for (const entry of entries) fromFile.push(Buffer.from(entry.hash, 'hex'));

@@ -40,6 +40,23 @@ function error(description: string, headers: Record<string, unknown> = {}) {
   return { description, headers: { 'X-Request-Id': requestId, ...headers }, content: json('ErrorBody') };
 }
 
+/**
+ * Answers to requests outside the published operations (any path, any method), in the same error body:
+ * components.responses, referenced from every operation (431) and from the document's description (404, 405).
+ */
+const OUTSIDE_OPERATIONS = {
+  NotFound: error('`not_found`: no such path. The message lists the endpoints.'),
+  MethodNotAllowed: error('`method_not_allowed`: the path exists but not for this method (also CONNECT, on any path).', {
+    Allow: header('The methods this path accepts, e.g. "POST" or "GET, HEAD".'),
+  }),
+  RequestHeaderFieldsTooLarge: {
+    description: '`body_invalid`: the request headers are over Node\'s limit (16 KiB by default); the connection is closed.',
+    headers: { 'X-Request-Id': requestId },
+    content: json('ErrorBody'),
+  },
+};
+const headersTooLarge = { '431': { $ref: '#/components/responses/RequestHeaderFieldsTooLarge' } };
+
 function optimizeResponses(success: keyof typeof COMPONENT_SCHEMAS, extraHeaders: Record<string, unknown>) {
   return {
     '200': {
@@ -62,6 +79,7 @@ function optimizeResponses(success: keyof typeof COMPONENT_SCHEMAS, extraHeaders
     '413': error('The body is over the size limit (default 1 MiB).'),
     '415': error('Unsupported Content-Type.'),
     '429': error('Rate limit for this key exceeded.', { 'Retry-After': header('Seconds to wait.', 'integer'), ...rateLimitHeaders }),
+    ...headersTooLarge,
     '500': error('Unexpected server error. Never includes a stack trace.'),
     '503': error('Overloaded (all workers busy and the queue full), compression over its time limit, shutting down, or the shared rate-limit store (Redis) unreachable.', {
       'Retry-After': header('Seconds to wait (overload, shutdown and rate-limit store only).', 'integer'),
@@ -78,7 +96,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       description:
         'Shortens natural-language prompts toward a token budget, keeping code, numbers, names and instructions intact. ' +
         'Two published variants of the same operation: Variant A (POST /v1/optimize) and Variant B (POST /optimize). ' +
-        'Every error has the body {"error":{"type","code","message","param"}}. See docs/server.md.',
+        'Every error has the body {"error":{"type","code","message","param"}}. See docs/server.md. ' +
+        'Any other path is answered 404 (components/responses/NotFound), another method on a published path 405 with Allow ' +
+        '(components/responses/MethodNotAllowed), and headers over the size limit 431 on any path.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'Local default' }],
@@ -115,6 +135,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': { description: 'Serving.', content: json('HealthResponse') },
             '503': error('Shutting down.'),
+            ...headersTooLarge,
           },
         },
       },
@@ -126,6 +147,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': { description: 'Ready for traffic.', content: json('HealthResponse') },
             '503': error('Shutting down (`shutting_down`) or Redis unreachable (`rate_limit_unavailable`).'),
+            ...headersTooLarge,
           },
         },
       },
@@ -134,11 +156,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: 'openapi',
           summary: 'This document. No authentication.',
           security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...headersTooLarge },
         },
       },
     },
     components: {
+      responses: OUTSIDE_OPERATIONS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: tk_live_… or tk_test_… followed by at least 32 URL-safe characters.' },
       },

@@ -92,6 +92,25 @@ describe('core/optimize', () => {
     }
   });
 
+  it('never returns empty text for a prompt that fits its budget: greetings and thanks alone come back as is', () => {
+    for (const text of ['hi', 'Thanks!', 'Hello!', 'Thank you so much.', 'Good morning.', 'hi\n\nthanks', 'Cheers', 'Danke!', 'よろしくお願いいたします。']) {
+      for (const mode of ['relaxed', 'strict'] as const) {
+        const r = optimize({ text, budget: 1000, mode });
+        assert.equal(r.text, text, `${JSON.stringify(text)} (${mode})`);
+        assert.equal(r.softLimitEnforced, false);
+        assert.equal(r.reductionPercent, 0);
+      }
+    }
+  });
+
+  it('never returns empty text for a prompt that fits its budget, whatever the passes remove ("Please.")', () => {
+    for (const text of ['Please.', 'Please!', ' Kindly. ']) {
+      const r = optimize({ text, budget: 1000 });
+      assert.notEqual(r.text.trim(), '', JSON.stringify(text));
+      assert.equal(r.optimizedTokens, countTokens(r.text));
+    }
+  });
+
   it('returns empty text for empty input', () => {
     const r = optimize({ text: '', budget: '50%' });
     assert.deepEqual([r.text, r.originalTokens, r.optimizedTokens, r.reductionPercent], ['', 0, 0, 0]);

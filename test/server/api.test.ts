@@ -126,6 +126,13 @@ describe('server: API variants over HTTP', function () {
       assertError(await call(server, '/v1/optimize', { body: 'budget=5', contentType: 'application/x-www-form-urlencoded' }), 400, 'param_missing', 'prompt');
     });
 
+    it('refuses a form budget with spaces (" 5 "), as the form schema\'s pattern ^\\d+$ says', async () => {
+      for (const budget of [' 5 ', '5 ', '+5', '5e2']) {
+        const form = new URLSearchParams({ prompt: 'hi', budget }).toString();
+        assertError(await call(server, '/v1/optimize', { body: form, contentType: 'application/x-www-form-urlencoded' }), 400, 'budget_invalid', 'budget');
+      }
+    });
+
     it('accepts a charset parameter and an empty prompt', async () => {
       const answer = await call(server, '/v1/optimize', { body: { prompt: '' }, contentType: 'application/json; charset=utf-8' });
       assertVariantA(answer, '');
@@ -226,6 +233,61 @@ describe('server: API variants over HTTP', function () {
 
     it('rejects unknown fields instead of ignoring them (typos never silently use a default)', async () => {
       assertError(await call(server, '/optimize', { body: { text: 'x', budjet: 5 } }), 400, 'param_unknown', 'budjet');
+    });
+  });
+  describe('short prompts come back as is (issue 12, defect 9)', () => {
+    it('greetings and thanks alone are never emptied at budget 1000, in both variants', async () => {
+      for (const text of ['hi', 'Thanks!', 'Hello!', 'Thank you so much.']) {
+        const a = await call(server, '/v1/optimize', { body: { prompt: text, budget: 1000 } });
+        assertVariantA(a, text);
+        assert.equal(a.json.text, text);
+        const b = await call(server, '/optimize', { body: { text, budget: 1000 } });
+        assertVariantB(b, text);
+        assert.equal(b.json.optimized_text, text);
+        assert.equal(b.json.soft_limit_enforced, false);
+      }
+    });
+  });
+
+  describe('a budget sent as a string of digits (issue 12, defect 8)', () => {
+    /**
+     * A client like the Trunkate agent skill's command-line client, which sends every budget as a JSON
+     * string ("budget": "1000") to the URL it is given: the body text is built by hand so it is exactly that.
+     */
+    async function stringBudgetClient(path: string, field: 'text' | 'prompt', text: string, budget: string): Promise<Answer> {
+      const body = `{"${field}":${JSON.stringify(text)},"budget":"${budget}"}`;
+      assert.ok(body.includes(`"budget":"${budget}"`));
+      return call(server, path, { body });
+    }
+
+    it('Variant B: "1000" is a budget of 1000 tokens, the same as 1000', async () => {
+      const answer = await stringBudgetClient('/optimize', 'text', PROMPT, '1000');
+      assertVariantB(answer, PROMPT);
+      assert.equal(answer.headers.get('x-budget-tokens'), '1000');
+      const numeric = await call(server, '/optimize', { body: { text: PROMPT, budget: 1000 } });
+      assert.equal(answer.json.optimized_text, numeric.json.optimized_text);
+      const tight = await stringBudgetClient('/optimize', 'text', PROMPT, '40');
+      assert.equal(tight.headers.get('x-budget-tokens'), '40');
+      assert.equal(tight.json.optimized_text, optimize({ text: PROMPT, budget: 40 }).text);
+    });
+
+    it('Variant A: "60" is a budget of 60 tokens, the same as 60', async () => {
+      const answer = await stringBudgetClient('/v1/optimize', 'prompt', PROMPT, '60');
+      assertVariantA(answer, PROMPT);
+      assert.equal(answer.headers.get('x-budget-tokens'), '60');
+      const numeric = await call(server, '/v1/optimize', { body: { prompt: PROMPT, budget: 60 } });
+      assert.equal(answer.json.text, numeric.json.text);
+    });
+
+    it('within the documented maximum: "10000000" is accepted, "10000001" and "0" are not, in both variants', async () => {
+      for (const [path, field] of [['/optimize', 'text'], ['/v1/optimize', 'prompt']] as const) {
+        const max = await stringBudgetClient(path, field, 'hello there', '10000000');
+        assert.equal(max.status, 200, max.text);
+        assert.equal(max.headers.get('x-budget-tokens'), '10000000');
+        for (const budget of ['10000001', '0', '99999999999999999999', ' 1000', '1000 ', '-5', '1.5', '1e3', '']) {
+          assertError(await stringBudgetClient(path, field, 'hello there', budget), 400, 'budget_invalid', 'budget');
+        }
+      }
     });
   });
 });

@@ -3,7 +3,7 @@
  * restart (file watch and explicit reload, which SIGHUP triggers; the signal itself is tested in cli.test.ts).
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_KEY_PATTERN } from '../../src/schemas/index';
@@ -60,6 +60,34 @@ describe('server: keys and auth', () => {
       assert.throws(() => revokeInFile(file, { prefix: 'abc' }));
     });
 
+    it('keys create sets an existing keys file that others can read (0644) to 0600, and says it did', () => {
+      const file = join(dir, 'loose.txt');
+      writeFileSync(file, `sha256:${'b'.repeat(64)}\n`);
+      chmodSync(file, 0o644);
+      const created = createKeyInFile(file, 'live', '');
+      assert.equal(created.fixedMode, '0644');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(createKeyInFile(file, 'live', '').fixedMode, null, 'nothing to fix the second time');
+      assert.equal(parseKeysFile(readFileSync(file, 'utf8')).entries.length, 3);
+    });
+
+    it('warns (mode only, no content) when the keys file others can read (0644) is loaded, and not once it is 0600', () => {
+      const file = join(dir, 'loose-serve.txt');
+      writeFileSync(file, `sha256:${'c'.repeat(64)}\n`);
+      chmodSync(file, 0o644);
+      const warnings: [object, string][] = [];
+      const store = new KeyStore(file);
+      store.setLog({ info() {}, warn: (object, message) => warnings.push([object, message]) });
+      assert.equal(store.size, 1);
+      assert.equal(warnings.length, 1);
+      assert.deepEqual(warnings[0]![0], { file, mode: '0644' });
+      assert.match(warnings[0]![1], /chmod 600/);
+      chmodSync(file, 0o600);
+      store.reload();
+      assert.equal(warnings.length, 1, 'no warning for a 0600 file');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+    });
+
     it('verifies against every stored hash and fails closed without a keys file', () => {
       const extra = generateKey('test');
       const store = new KeyStore(join(dir, 'missing.txt'), [extra]);
@@ -71,7 +99,7 @@ describe('server: keys and auth', () => {
 
     it('reports an unreadable keys file and bad lines in the log once one is attached (line numbers only)', () => {
       const file = join(dir, 'bad-lines.txt');
-      writeFileSync(file, `sha256:${'a'.repeat(64)}\ntk_live_${'s'.repeat(40)}\n`);
+      writeFileSync(file, `sha256:${'a'.repeat(64)}\ntk_live_${'s'.repeat(40)}\n`, { mode: 0o600 });
       const warnings: [object, string][] = [];
       const store = new KeyStore(file);
       store.setLog({ info() {}, warn: (object, message) => warnings.push([object, message]) });

@@ -5,10 +5,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API_KEY_PATTERN } from '../../src/schemas/index';
-import { generateKey } from '../../src/server/keys';
+import { generateKey, hashKey } from '../../src/server/keys';
 import { request as httpRequest } from 'node:http';
 import { parseRawResponse, rawExchange, sleep, wordyPrompt } from './helpers';
 
@@ -93,6 +93,34 @@ describe('server: serve and keys commands (real processes)', function () {
     const id = listed.stdout.split(/\s+/)[0]!;
     assert.equal(keysCli(cli, ['revoke', id, '--keys-file', file]).code, 0);
     assert.equal(keysCli(cli, ['revoke', id, '--keys-file', file]).code, 1);
+  });
+
+  it('a keys file others can read (0644): serve warns with its mode, keys create sets it to 0600', async () => {
+    const file = join(dir, 'k-loose.txt');
+    const key = generateKey('live');
+    writeFileSync(file, `sha256:${hashKey(key)}\n`);
+    chmodSync(file, 0o644);
+    const server = await serve(cli, ['--keys-file', file]);
+    try {
+      const warning = server
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((line) => line.mode !== undefined);
+      assert.ok(warning, server.stdout());
+      assert.equal(warning.level, 40, 'a warning');
+      assert.equal(warning.mode, '0644');
+      assert.match(warning.msg, /chmod 600/);
+      assert.equal((await optimizeCall(server.url, key)).status, 200, 'the keys still work');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    const created = keysCli(cli, ['create', '--keys-file', file]);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /from 0644 to 0600/);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
   });
 
   it('refuses bad settings with exit 2 before starting, without echoing a key', () => {

@@ -44,7 +44,8 @@ describe('server: errors over HTTP', function () {
       const cases: [string, unknown, string, string][] = [
         ['/v1/optimize', { prompt: 5 }, 'text_invalid', 'prompt'],
         ['/v1/optimize', { prompt: null }, 'text_invalid', 'prompt'],
-        ['/v1/optimize', { prompt: 'x', budget: '500' }, 'budget_invalid', 'budget'],
+        ['/v1/optimize', { prompt: 'x', budget: true }, 'budget_invalid', 'budget'],
+        ['/v1/optimize', { prompt: 'x', budget: ['500'] }, 'budget_invalid', 'budget'],
         ['/v1/optimize', { prompt: 'x', mode: 1 }, 'mode_invalid', 'mode'],
         ['/optimize', { text: ['x'] }, 'text_invalid', 'text'],
         ['/optimize', { text: 'x', task: 7 }, 'task_invalid', 'task'],

@@ -13,6 +13,8 @@ import { generateKey } from '../../src/server/keys';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/server';
 
 export const SLOW_WORKER = join(__dirname, 'fixtures', 'slow-worker.ts');
+/** SLOW_WORKER whose threads take 1.5 s to start (longer than a 1 s time limit), replacements included. */
+export const SLOW_START_WORKER = join(__dirname, 'fixtures', 'slow-start-worker.ts');
 
 /** A real worker pool running the stand-in worker: starts fast, for tests about HTTP behaviour rather than compression. */
 export function stubPool(workers = 1, maxQueue = 16): PoolExecutor {

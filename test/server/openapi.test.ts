@@ -49,6 +49,30 @@ describe('server: OpenAPI document', () => {
     assert.deepEqual(committed.paths['/healthz'].get.security, []);
   });
 
+  it('documents 404, 405 and 431 in the error body, 405 with Allow, 431 on every operation', () => {
+    const responses = committed.components.responses;
+    for (const name of ['NotFound', 'MethodNotAllowed', 'RequestHeaderFieldsTooLarge']) {
+      assert.equal(responses[name].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', name);
+    }
+    assert.ok(responses.MethodNotAllowed.headers.Allow);
+    assert.match(committed.info.description, /404[\s\S]*NotFound[\s\S]*405[\s\S]*MethodNotAllowed[\s\S]*431/);
+    for (const [path, item] of Object.entries(committed.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        assert.equal(operation.responses['431']?.$ref, '#/components/responses/RequestHeaderFieldsTooLarge', `${method} ${path}`);
+      }
+    }
+  });
+
+  it('the form schema\'s budget pattern is the one the server applies (" 5 " is refused; "5" accepted)', () => {
+    const form = committed.components.schemas.VariantAFormRequest.properties.budget;
+    assert.equal(form.pattern, '^\\d+$');
+    assert.doesNotMatch(' 5 ', new RegExp(form.pattern));
+    assert.ok(wire.VariantARequest.safeParse({ prompt: 'x', budget: '5' }).success);
+    assert.ok(!wire.VariantARequest.safeParse({ prompt: 'x', budget: ' 5 ' }).success);
+    assert.ok(wire.VariantBRequest.safeParse({ text: 'x', budget: '1000' }).success);
+    assert.ok(!wire.VariantARequest.safeParse({ prompt: 'x', budget: '40%' }).success, 'Variant A takes no percentages');
+  });
+
   it('publishes no response fields beyond the ones in the issue', () => {
     const props = (name: string) => Object.keys((committed.components.schemas[name] as { properties: object }).properties).sort();
     assert.deepEqual(props('VariantAResponse'), ['latency_ms', 'stats', 'text']);

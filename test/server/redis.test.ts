@@ -7,7 +7,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { generateKey } from '../../src/server/keys';
+import { Redis } from 'ioredis';
+import { generateKey, hashKey, keyId } from '../../src/server/keys';
+import { REDIS_PREFIX } from '../../src/server/redis';
 import { assertError, call, sleep, startTestServer, stubPool, type TestServer } from './helpers';
 
 const REDIS_SERVER = ['redis-server', '/usr/bin/redis-server', '/usr/sbin/redis-server'].find((bin) => spawnSync(bin, ['--version']).status === 0);
@@ -86,6 +88,20 @@ describe('server: two instances sharing Redis', function () {
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
     assertError(await call(a, '/optimize', { body: { text: 'hi' }, key: shared }), 429, 'rate_limited');
     assert.equal((await call(b, '/optimize', { body: { text: 'hi' } })).status, 200, "another key has its own count");
+  });
+
+  it('names counters by the short key id, never the full SHA-256 of a key', async () => {
+    const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+    try {
+      await client.connect();
+      const names = await client.keys(`${REDIS_PREFIX}*`);
+      assert.ok(names.length > 0, 'counters exist');
+      const hash = hashKey(shared);
+      assert.ok(names.includes(`${REDIS_PREFIX}${keyId(hash)}`), names.join(', '));
+      for (const name of names) assert.ok(!name.includes(hash.slice(0, 13)), `${name} carries more of the hash than the key id`);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('answers 503 rate_limit_unavailable with Retry-After while Redis is down, readiness 503, liveness 200', async () => {

@@ -12,7 +12,8 @@ Manages the API keys the server accepts. The keys file holds only SHA-256 hashes
 ("sha256:<hex> [note]"); a running server reloads it on change or SIGHUP.
 
   keys create [--test] [--note TEXT]   Create a key (tk_live_…, or tk_test_… with --test), print it
-                                        once on stdout and append its hash to the keys file.
+                                        once on stdout and append its hash to the keys file (mode
+                                        0600: an existing file others can read is set to 0600).
   keys list                            Print each key's id (start of its hash) and note.
   keys revoke ID | --key KEY           Remove the key with this id (at least 8 hex digits) or this key.
 
@@ -57,6 +58,7 @@ export const command: CliCommand = {
         } catch (error) {
           throw new CliFailure(`cannot write '${file}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
         }
+        if (created.fixedMode) io.stderr.write(`Set the mode of ${file} from ${created.fixedMode} to 0600: only its owner may read the key hashes.\n`);
         await writeAll(io.stdout, `${created.key}\n`);
         io.stderr.write(`Created key ${keyId(created.hash)} (hash written to ${file}). The key is shown only this once.\n`);
         return EXIT.OK;

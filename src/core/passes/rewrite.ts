@@ -1,7 +1,7 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
 import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
 import { isInstruction } from '../scoring/structure';
-import { editableSentences, type Piece } from '../doc';
+import { editableSentences, type Doc, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
@@ -23,6 +23,8 @@ export const rewrite: Pass = {
   name: 'rewrite',
   lossy: false,
   run(doc, { tokenizer }) {
+    // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
+    if (onlyCourtesy(doc)) return;
     if (!doc.english) {
       // Other languages have no phrase dictionary yet: only their asides go, whole.
       for (const sentence of editableSentences(doc)) if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
@@ -52,6 +54,17 @@ export const rewrite: Pass = {
     }
   },
 };
+
+/** True when every sentence of the prompt is a courtesy or an aside and nothing else (code, a list, a quote) is there. */
+function onlyCourtesy(doc: Doc): boolean {
+  const sentences = editableSentences(doc);
+  if (sentences.length === 0) return false;
+  for (const block of doc.blocks) {
+    if (block.removed) continue;
+    if (block.kind !== 'prose' || block.verbatim) return false;
+  }
+  return sentences.every((sentence) => (doc.english ? isCourtesy(sentence.pieces) : isForeignAside(sentence.pieces)));
+}
 
 /** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
 function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDictionary): string {

@@ -31,6 +31,12 @@ describe('core/passes/rewrite', () => {
     assert.deepEqual(weakening, []);
   });
 
+  it('leaves a prompt that is nothing but courtesy as is, and drops courtesy beside anything else', () => {
+    for (const text of ['hi', 'Thanks!', 'Thank you so much.', 'Hi! Thanks in advance.', 'hi\n\nthanks']) assert.equal(rw(text), text);
+    assert.equal(rw('Thanks! Fix the bug in foo().'), 'Fix the bug in foo().');
+    assert.equal(rw('Thanks!\n\nnpm test is the command.'), 'npm test is the command.');
+  });
+
   const examples: [string, string][] = [
     ['In order to pass, run the tests.', 'To pass, run the tests.'],
     ['I want you to act as a linux terminal.', 'Act as a linux terminal.'],
@@ -43,12 +49,12 @@ describe('core/passes/rewrite', () => {
     ['We think you should keep in mind that it is slow.', "We think you should keep in mind that it's slow."],
     ['IN ORDER TO WIN, PLAY.', 'TO WIN, PLAY.'],
     ['Do not, under any circumstances, delete files.', 'Do not, under any circumstances, delete files.'],
-    ['Thank you very much!', ''],
+    ['Thank you very much! Run the tests.', 'Run the tests.'],
     ['My first request is "hello world".', 'First request: "hello world".'],
     ['Request 1: please shorten this text.', 'Request 1: Shorten this text.'],
     ['Also, it would be really great if you could kindly avoid jargon.', 'Also, avoid jargon.'],
     ['Basically, what I would really like you to do is to please write a summary.', 'Write a summary.'],
-    ['Thank you so much in advance for your help with this, I really do appreciate it!', ''],
+    ['Thank you so much in advance for your help with this, I really do appreciate it!\n\nRun the tests.', 'Run the tests.'],
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
     // Hedges go first, so they cannot hide the longer phrase; the first word left opens the sentence.
