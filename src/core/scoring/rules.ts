@@ -58,7 +58,8 @@ const CONSTRAINT = new Phrases(
 const META = new Phrases(
   "thanks | thank you | i hope | hope this | hope that | let me know | sorry | apologise | apologize | bear with me | i guess | " +
     "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
-    "i'm not good | not sure | not quite sure | i don't know | i don’t know | " +
+    "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
+    "i'm no expert | is rusty | i'd do it myself | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
     'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.

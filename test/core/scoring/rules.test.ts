@@ -6,7 +6,10 @@ import { sentenceText } from '../../../src/core/doc';
 import { tokenizerFor } from '../../../src/core/tokenizer';
 
 describe('core/scoring/rules', () => {
-  const meta = ["I hope that's enough to go on.", 'Thanks so much, I really appreciate it!', 'Merci !', "Merci d'avance pour votre aide.", 'Hi there!'];
+  const meta = [
+    "I hope that's enough to go on.", 'Thanks so much, I really appreciate it!', 'Merci !', "Merci d'avance pour votre aide.", 'Hi there!',
+    "I'd do it myself but my German is rusty.", "I'm terrible at writing these.", 'Das ist wie gesagt echt wichtig.', '说实话我对数据库锁这块不是很熟。',
+  ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
   const content = [
