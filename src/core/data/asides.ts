@@ -7,9 +7,9 @@
 const EUROPEAN = [
   // German
   '(?:vielen|herzlichen|tausend|lieben)(?:,? vielen| lieben)? dank', 'danke(?: dir| euch| ihnen)?(?: schön| sehr)?', 'ich hoffe,? (?:ihr|du|sie) (?:hattet|hattest|hatten|habt|hast|haben)',
-  'ich hoffe,? (?:das|es|die) (?:ist|war|sind) (?:verständlich|klar|okay|ok|nicht zu)', 'sorry', 'entschuldig\\p{L}*', 'tut mir leid',
+  'ich hoffe,? (?:das|es|die) (?:ist|war|sind) (?:jetzt |so )?(?:verständlich|klar|okay|ok|nicht zu)', 'sorry', 'entschuldig\\p{L}*', 'tut mir leid',
   'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
-  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
@@ -17,7 +17,7 @@ const EUROPEAN = [
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
   'mille mercis', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
-  'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage',
+  'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   // Portuguese
   'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
@@ -25,9 +25,9 @@ const EUROPEAN = [
 ];
 const WIDE = [
   // Japanese
-  'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'お手数',
+  'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
   // Chinese
-  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽',
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了',
 ];
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the
@@ -40,7 +40,7 @@ const OPENING = [
 ];
 
 export const ASIDES = new RegExp(
-  `^[^\\p{L}]*(?:${OPENING.join('|')})(?![\\p{L}])|(?<![\\p{L}])(?:${EUROPEAN.join('|')})(?![\\p{L}])|${WIDE.join('|')}`,
+  `^[^\\p{L}]*(?:${OPENING.join('|')})(?![\\p{L}])|^[^\\p{L}]*(?:说实话|老实说)|(?<![\\p{L}])(?:${EUROPEAN.join('|')})(?![\\p{L}])|${WIDE.join('|')}`,
   'giu',
 );
 
@@ -53,9 +53,14 @@ export const ASIDE_GUARD = new RegExp(
     'por favor|no|nunca|jamás|solo|sólo|siempre|debe\\p{L}*|sin|excepto|salvo|' +
     'ne|n[’\']|jamais|seulement|uniquement|toujours|doi\\p{L}+|sans|sauf|veuillez|merci de|merci d[’\'](?!avance)|' +
     'não|nunca|apenas|somente|sempre|deve\\p{L}*|sem|exceto)(?![\\p{L}])|' +
-    '请|要|不|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',
+    // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
+    // and not 请教 ("to ask someone's advice").
+    '请(?!教)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',
   'iu',
 );
+
+/** A code in Latin letters inside other text ("CTE", "order_id"): what the sentence says is specific. */
+export const CODE_GUARD = /[A-Z]{2,}|[a-z]+_[a-z]+/;
 
 /** The longest sentence read as an aside: a longer one mixes in content. */
 export const MAX_ASIDE_WORDS = 30;

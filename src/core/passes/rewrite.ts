@@ -1,5 +1,5 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
+import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, CODE_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Doc, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
@@ -140,7 +140,7 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   // (meio bagunçada, desculpa)."
   const open = text.replace(/\([^)]*\)|（[^）]*）/g, ' ');
   const rest = open.replace(ASIDES, ' ');
-  return rest !== open && !FOREIGN_GUARD.test(rest);
+  return rest !== open && !FOREIGN_GUARD.test(rest) && !CODE_GUARD.test(rest);
 }
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */

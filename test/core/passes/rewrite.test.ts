@@ -114,6 +114,9 @@ describe('core/passes/rewrite', () => {
     ['Oi, tudo bem? Resuma a ata. Qualquer dúvida é só falar.', 'Resuma a ata.'],
     ['お疲れ様です。議事録を要約してください。よろしくお願いいたします。', '議事録を要約してください。'],
     ['你好，打扰一下！请总结会议记录。辛苦了，非常感谢！', '请总结会议记录。'],
+    ['各位大佬好，打扰一下，想请教一个问题，先谢谢了！请总结会议记录。说实话我对这块不是很熟，见谅。', '请总结会议记录。'],
+    ['Fasse das Protokoll zusammen. Ich hoffe, das ist jetzt nicht zu viel auf einmal.', 'Fasse das Protokoll zusammen.'],
+    ["Résume le compte rendu. Si jamais ça peut aider, n'hésitez pas à poser des questions.", 'Résume le compte rendu.'],
   ];
   for (const [input, expected] of foreign) it(`drops the asides of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
@@ -126,6 +129,10 @@ describe('core/passes/rewrite', () => {
     'Gracias a su esfuerzo, el equipo ganó la liga aquel año.',
     'Ele acreditava sinceramente que o plano funcionaria no inverno.',
     'Le salut de la ville dépendait de ses remparts et de ses alliés.',
+    // A hint in the middle of a hedge, a negation that limits, a code: content, not an aside.
+    '上次有人写了个很慢的查询，所以，说实话我有点怕，希望先过滤再关联。',
+    '说实话，数据库不支持 CTE，见谅。',
+    '不好意思，回答时不要使用表格。',
   ];
   for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
 
