@@ -146,5 +146,5 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
   if (!ASIDE.test(text) || ASIDE_GUARD.test(text)) return false;
-  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry)\b/i.test(text);
+  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$)/i.test(text);
 }

@@ -154,6 +154,7 @@ describe('core/passes/rewrite', () => {
     ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
     ['Fix the bug. Let me know if you need any more context, happy to share.', 'Fix the bug.'],
     ['Fix the bug. Thanks a million for this!', 'Fix the bug.'],
+    ["Fix the bug. You're a star.", 'Fix the bug.'],
     ['Fix the bug. Hey, sorry to bother you with this, it is probably something silly.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
     ['Let me know the total in EUR.', 'Let me know the total in EUR.'],
