@@ -44,7 +44,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const entries: { unit: Unit; kept: boolean; pinned: boolean }[] = [];
   const add = (unit: Unit, kept: boolean, pinned = kept) => entries.push({ unit, kept, pinned });
   const ranked = rankSentences(doc);
-  const proseUnits = sentenceUnits(doc, ranked, clausesOf, tokenizer);
+  const proseUnits = sentenceUnits(doc, ranked);
   for (const unit of proseUnits) {
     // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
     // introduces: the list carries the lead-in's value.

@@ -1,6 +1,5 @@
-import { isListItem, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
+import { isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
-import { hasConstraint } from '../scoring/rules';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
@@ -27,13 +26,14 @@ export interface Unit {
 }
 
 /**
- * The units of kept prose: a list item is one unit (a rule is kept whole or dropped whole); other
- * sentences are one unit each, or, with a task, one per clause of a long sentence.
+ * The units of kept prose: a list item is one unit (a rule is kept whole or dropped whole); every other
+ * sentence is one unit. Sentences are never cut into clauses here: a kept sentence keeps its "but",
+ * "unless" and "which" (clauses are only the last resort when no whole unit fits, see select).
  */
-export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer): Unit[] {
+export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit[] {
   const rankOf = new Map<Sentence, RankedSentence>();
   for (const r of ranked) rankOf.set(r.sentence, r);
-  const byClause = doc.task.trim() !== '' && doc.english;
+  const withTask = doc.task.trim() !== '';
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
@@ -69,16 +69,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[], claus
       for (const sentence of kept) {
         const r = rankOf.get(sentence)!;
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
-        // A sentence with a negation or limit is kept whole: a clause of it could drop the "not".
-        const splittable = byClause && !listItem && !sentence.instruction && !sentence.userKept && !sentence.pinned && !sentence.request && !hasConstraint(sentenceText(sentence), sentenceWords(sentence));
-        if (splittable) units.push(...clauseUnits(r, whole, clausesOf, tokenizer));
-        else {
-          // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
-          // text of a retrieved document nothing without its "[Doc 1] …" title.
-          if (!byClause && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
-          else if (titled && !whole.head) whole.head = titled;
-          units.push(whole);
-        }
+        // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
+        // text of a retrieved document nothing without its "[Doc 1] …" title.
+        if (!withTask && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+        else if (titled && !whole.head) whole.head = titled;
+        units.push(whole);
         previous = units[units.length - 1];
         // The title is kept with its text, never alone (a score of 0 is never picked on its own).
         if (previous && previous === units[first] && kept.length > 1 && isTitle(sentenceText(sentence))) {
