@@ -65,10 +65,29 @@ export function termsOf(scanned: readonly string[], english: boolean): string[] 
   };
   // Hyphenated compounds match by their parts, as in common search analyzers: "18-yard" → 18, yard.
   for (const w of scanned) {
-    if (w.includes('-')) for (const part of w.split('-')) add(part);
+    if (UNSPACED.test(w)) addBigrams(w, out);
+    else if (w.includes('-')) for (const part of w.split('-')) add(part);
     else add(w);
   }
   return out;
+}
+
+// Scripts written without spaces between words (Chinese, Japanese kana and kanji, Thai): one scanned
+// "word" is a whole clause, so relevance reads them as overlapping character pairs, as Lucene's CJK
+// analyzer does ("超级碗50在哪里举行" → 超级, 级碗, 50, 在哪, 哪里, 里举, 举行).
+const UNSPACED = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/u;
+const UNSPACED_RUN = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+|[^\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+/gu;
+
+function addBigrams(word: string, out: string[]): void {
+  for (const run of word.match(UNSPACED_RUN) ?? []) {
+    if (!UNSPACED.test(run)) {
+      out.push(run);
+      continue;
+    }
+    const chars = [...run];
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  }
 }
 
 /**

@@ -117,6 +117,12 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('finds the Chinese sentence a Chinese question asks about', () => {
+    const text = '超级碗50是一场美式橄榄球比赛。丹佛野马队以24比10击败了卡罗莱纳黑豹队。比赛于2016年2月7日在加利福尼亚州圣克拉拉的李维斯体育场举行。这是第50届超级碗，联盟强调了金色周年纪念。';
+    const out = optimize({ text, budget: '50%', mode: 'strict', task: '比赛在哪个体育场举行？' }).text;
+    assert.ok(out.includes('李维斯体育场'), out);
+  });
+
   it('drops protected blocks whole in strict mode, and says so', () => {
     const text = 'Intro sentence here.\n\n```\nconst veryLongIdentifierName = computeSomething(1, 2, 3);\n```';
     const doc = parse(text);

@@ -20,4 +20,9 @@ describe('core/text/words', () => {
     assert.deepEqual(terms('an 18-yard pass, gold-themed', true), terms('18 yard pass gold themed', true));
     assert.deepEqual(terms('play-by-play', true), terms('play play', true));
   });
+
+  it('reads Chinese, Japanese and Thai as overlapping character pairs, keeping numbers and Latin words whole', () => {
+    assert.deepEqual(terms('超级碗50在哪里举行？', false), ['超级', '级碗', '50', '在哪', '哪里', '里举', '举行']);
+    assert.deepEqual(terms('请用 SQL 回答', false), ['请用', 'sql', '回答']);
+  });
 });
