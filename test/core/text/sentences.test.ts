@@ -19,6 +19,11 @@ describe('core/text/sentences', () => {
     ['Japanese', '必ず確認してください。番号は聞かないでください。', ['必ず確認してください。', '番号は聞かないでください。']],
     ['Hindi danda', 'वारसॉ पोलैंड की राजधानी है। यह विस्तुला नदी पर है।', ['वारसॉ पोलैंड की राजधानी है।', 'यह विस्तुला नदी पर है।']],
     ['Spanish, past an abbreviation', 'Trabajo en Ferretería Hnos. Villalba y uso MySQL 8. Vivo en la Av. Central.', ['Trabajo en Ferretería Hnos. Villalba y uso MySQL 8.', 'Vivo en la Av. Central.']],
+    [
+      'Thai, at spaces once a sentence has some length',
+      'วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น',
+      ['วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน', 'แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น'],
+    ],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
