@@ -89,6 +89,19 @@ export const isListItem = (block: Block): boolean => /^\s*(?:[-*+•]|\d{1,3}[.)
 /** Blocks kept or dropped whole whose loss breaks the budget promise in strict mode (soft limit). */
 export const isProtected = (block: Block): boolean => block.kind !== 'prose' && block.kind !== 'example' && !isStructural(block);
 
+/** What relaxed mode keeps whatever the budget, in prose: the role, the final request, <keep> text. */
+export const isFixedSentence = (sentence: Sentence): boolean => !!sentence.pinned || sentence.userKept;
+
+/**
+ * What relaxed mode keeps whatever the budget, as a block: protected blocks and front matter, and an
+ * example that is the final input or holds code (code too).
+ */
+export const isFixedBlock = (block: Block): boolean =>
+  block.kind === 'example' ? !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body) : isProtected(block);
+
+/** A block that renders as nothing now: removed, or prose whose every sentence went. */
+export const isGone = (block: Block): boolean => block.removed || (block.kind === 'prose' && block.sentences.every((s) => s.removed));
+
 export function sentenceText(sentence: Sentence): string {
   let text = '';
   for (const piece of sentence.pieces) text += piece.text;
@@ -133,7 +146,7 @@ export function editableSentences(doc: Doc): Sentence[] {
  */
 export function wordEditable(doc: Doc, mode: Mode): Sentence[] {
   const sentences = editableSentences(doc);
-  return mode === 'strict' ? sentences : sentences.filter((s) => !s.pinned && !s.userKept);
+  return mode === 'strict' ? sentences : sentences.filter((s) => !isFixedSentence(s));
 }
 
 function renderBlock(block: Block): string {
@@ -180,9 +193,8 @@ const isQuote = (block: Block): boolean => block.kind === 'prose' && block.prefi
 /** A ">" line that spaced paragraphs of a quote whose paragraph before or after it went. */
 function isStraySpacer(blocks: readonly Block[], i: number): boolean {
   if (!isSpacer(blocks[i]!)) return false;
-  const gone = (block: Block) => block.removed || (block.kind === 'prose' && block.sentences.every((s) => s.removed));
   const kept = (from: number, step: number, spacers: boolean): Block | undefined => {
-    for (let k = from; k >= 0 && k < blocks.length; k += step) if (!gone(blocks[k]!) && (spacers || !isSpacer(blocks[k]!))) return blocks[k];
+    for (let k = from; k >= 0 && k < blocks.length; k += step) if (!isGone(blocks[k]!) && (spacers || !isSpacer(blocks[k]!))) return blocks[k];
     return undefined;
   };
   const before = kept(i - 1, -1, false);

@@ -1,4 +1,4 @@
-import { estimateTokens, isProtected, render, type Doc } from './doc';
+import { estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, render, type Doc } from './doc';
 import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -97,8 +97,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
 
 /** Whether relaxed mode keeps something whatever the budget: protected, pinned or <keep> content. */
 function hasFixedContent(doc: Doc): boolean {
-  return doc.blocks.some((block) =>
-    !block.removed && (block.kind === 'prose' ? block.sentences.some((s) => !s.removed && (s.pinned || s.userKept)) : block.kind !== 'heading' && block.kind !== 'markup'));
+  return doc.blocks.some((block) => !block.removed && (block.kind === 'prose' ? block.sentences.some((s) => !s.removed && isFixedSentence(s)) : isFixedBlock(block)));
 }
 
 /** Blocks and sentences the text is made of: each join can cost the estimate a token. */
@@ -120,13 +119,12 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
     for (const sentence of block.sentences) {
-      if (sentence.removed || (!strict && (sentence.pinned || sentence.userKept))) continue;
+      if (sentence.removed || (!strict && isFixedSentence(sentence))) continue;
       units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), tokens: sentence.tokens, drop: () => (sentence.removed = true) });
     }
   }
   for (const block of doc.blocks) {
-    if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
-    if (!strict && (block.kind !== 'example' || block.pinned || /^\s*(?:```|~~~)/m.test(block.body))) continue;
+    if (block.removed || block.kind === 'prose' || isStructural(block) || (!strict && isFixedBlock(block))) continue;
     const value = block.kind === 'frontmatter' ? 100 : block.kind === 'example' ? 0.5 : 0.8 + (block.pinned ? 10 : 0);
     units.push({
       value,

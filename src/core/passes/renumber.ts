@@ -1,4 +1,4 @@
-import { sentenceText, type Block, type Doc } from '../doc';
+import { isGone, sentenceText, type Block, type Doc } from '../doc';
 
 // "2. ", "  10) ": an ordered list marker, its indentation, number, delimiter and the space after it.
 const ORDERED = /^(\s*)(\d{1,3})([.)])(\s+)$/;
@@ -15,8 +15,7 @@ const written = new WeakMap<Block, number>();
  * number ("see step 3"). Returns whether a marker changed.
  */
 export function renumberLists(doc: Doc): boolean {
-  const gone = (block: Block) => block.removed || block.sentences.every((s) => s.removed);
-  const runs = orderedRuns(doc.blocks).filter((run) => run.some(gone) || run.some((block) => written.has(block)));
+  const runs = orderedRuns(doc.blocks).filter((run) => run.some(isGone) || run.some((block) => written.has(block)));
   if (runs.length === 0) return false;
   if (doc.blocks.some((b) => b.kind === 'prose' && b.sentences.some((s) => POINTS_AT_NUMBER.test(sentenceText(s))))) return false;
   let changed = false;
@@ -26,7 +25,7 @@ export function renumberLists(doc: Doc): boolean {
     if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)) continue;
     let next = numbers[0]!;
     for (const block of run) {
-      if (gone(block)) continue;
+      if (isGone(block)) continue;
       const [, indent, , delimiter, space] = ORDERED.exec(block.prefix)!;
       const prefix = `${indent}${next++}${delimiter}${space}`;
       if (prefix !== block.prefix) (block.prefix = prefix), (changed = true);

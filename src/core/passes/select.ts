@@ -1,4 +1,4 @@
-import { isProtected, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isFixedBlock, isFixedSentence, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -50,22 +50,20 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // introduces: the list carries the lead-in's value.
     const leadIn = frames.leadIn(unit);
     if (leadIn) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
-    const kept = unit.sentences!.some((s) => s.pinned || s.userKept);
+    const kept = unit.sentences!.some(isFixedSentence);
     add(unit, kept, kept || unit.sentences!.some((s) => s.request));
   }
   let examples = 0;
   let fixed = frames.unframed;
   for (const block of doc.blocks) {
-    if (block.removed || block.kind === 'prose' || block.kind === 'heading' || block.kind === 'markup') continue;
+    if (block.removed || block.kind === 'prose' || isStructural(block)) continue;
     const cost = block.tokens + 1;
     // Front matter goes only when it alone is over a strict budget.
     if (block.kind === 'frontmatter') {
       if (strict && block.tokens > budget) (block.removed = true), (doc.notes.protectedDropped = true);
       else fixed += cost;
     }
-    // An example that holds code is code too: relaxed mode keeps it whole.
-    else if (block.kind === 'example') add({ cost, score: EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0), order: entries.length, block }, !!block.pinned || /^\s*(?:```|~~~)/m.test(block.body), !!block.pinned);
-    else add({ cost, score: BLOCK_SCORE, order: entries.length, block }, true, !!block.pinned);
+    else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
   announceBlocks(doc, entries);
   const units: Unit[] = [];
@@ -85,7 +83,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   if (keep.size === 0 && fixedUnits.length === 0) {
     // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
     const fallback = ranked
-      .filter((r) => !r.sentence.userKept && !clausesOf.has(r.sentence))
+      .filter((r) => !r.sentence.userKept)
       .flatMap((r) => clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence], parent: parentOf(doc, r.sentence) }, clausesOf, tokenizer))
       .filter((unit) => unit.clause !== undefined);
     fill(fallback, keep, covered, budget - fixed, byCost, frames);
