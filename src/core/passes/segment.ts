@@ -78,10 +78,8 @@ function markLeadIns(blocks: Block[]): void {
  * 代码如下：", then the table) pins that material: it is what the prompt is about. Closing thanks after
  * it do not count.
  */
-function pinMaterial(blocks: Block[]): boolean {
-  const said = (block: Block) => block.kind === 'prose' && block.sentences.every((s) => isMeta(sentenceText(s)));
-  let end = blocks.length - 1;
-  while (end >= 0 && (blocks[end]!.kind === 'markup' || said(blocks[end]!))) end--;
+function pinMaterial(blocks: Block[], said: (sentence: Sentence) => boolean): boolean {
+  const end = closingEnd(blocks, said);
   const material = blocks[end];
   if (!material || (material.kind !== 'code' && material.kind !== 'data' && material.kind !== 'table')) return false;
   const before = blocks[end - 1];
@@ -89,6 +87,13 @@ function pinMaterial(blocks: Block[]): boolean {
   const announced = before && (before.level === LEAD_IN_LEVEL || (before.kind === 'prose' && lastSentence !== undefined && /[:：]\s*$/.test(sentenceText(lastSentence))));
   if (announced) material.pinned = true;
   return !!announced;
+}
+
+/** The last block that says something: closing thanks in a paragraph of their own and tag lines do not. */
+function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => boolean): number {
+  let end = blocks.length - 1;
+  while (end >= 0 && (blocks[end]!.kind === 'markup' || (blocks[end]!.kind === 'prose' && blocks[end]!.sentences.every(said)))) end--;
+  return end;
 }
 
 /** Material to quote: prose inside a <document>-like tag pair, or a paragraph in quotation marks (a draft). */
@@ -113,7 +118,7 @@ function splitQuotedTails(blocks: Block[]): void {
     const k = block.sentences.findIndex((s, j) => j < block.sentences.length - 1 && /[:：]$/.test(sentenceText(s)) && s.sep.includes('\n'));
     if (k < 0) continue;
     const tail = block.sentences.slice(k + 1);
-    if (!QUOTED.test(tail.map((s) => sentenceText(s) + s.sep).join('').trim())) continue;
+    if (!isQuotation(tail)) continue;
     const sep = block.sentences[k]!.sep;
     block.sentences[k]!.sep = '';
     blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
@@ -121,9 +126,11 @@ function splitQuotedTails(blocks: Block[]): void {
 }
 
 function quoted(block: Block): boolean {
-  if (block.prefix.trim() !== '' || block.sentences.length === 0) return false;
-  return QUOTED.test(block.sentences.map((s) => sentenceText(s) + s.sep).join('').trim());
+  return block.prefix.trim() === '' && block.sentences.length > 0 && isQuotation(block.sentences);
 }
+
+/** Sentences that together stand in quotation marks. */
+const isQuotation = (sentences: readonly Sentence[]): boolean => QUOTED.test(sentences.map((s) => sentenceText(s) + s.sep).join('').trim());
 
 function pairTagBlocks(blocks: Block[]): void {
   const partner = pairTags(blocks.map((b) => b.tag ?? null));
@@ -192,10 +199,9 @@ function pinRequests(blocks: Block[], english: boolean): void {
     if (block.kind === 'prose' && last && next && (next.pinned || next.sentences[0]?.pinned) && /[:：]\s*$/.test(sentenceText(last))) last.pinned = true;
   });
   if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
-  if (pinMaterial(blocks)) return;
+  if (pinMaterial(blocks, said)) return;
   // Closing thanks in a paragraph of their own ("辛苦了，非常感谢！有空请你喝奶茶～") do not end the prompt.
-  let end = blocks.length - 1;
-  while (end >= 0 && (blocks[end]!.kind === 'markup' || (blocks[end]!.kind === 'prose' && blocks[end]!.sentences.every(said)))) end--;
+  const end = closingEnd(blocks, said);
   let lastProse = end;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
@@ -222,11 +228,13 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
 
+// "Can you …?" put politely, in the other languages the product reads: a question to the model.
+const POLITE_ASKS = 'kannst du|könntest du|können sie|könnten sie|puedes|podrías|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode';
 // A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
 // traduire … ?", "帮我看一下…"): not a rule of a system prompt, which every imperative would be.
 const ASKS = new RegExp(
   '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
-    '(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|podría|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode|pode me)(?![\\p{L}])|' +
+    `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
     '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
   'iu',
 );
@@ -252,8 +260,7 @@ const CLOSING_SENTENCES = 3;
 // What asks for something in the other languages the product reads (English has isInstruction): a
 // polite marker or an imperative that opens the sentence.
 const REQUEST = new RegExp(
-  '(?<![\\p{L}])(?:bitte|kannst du|könntest du|können sie|könnten sie|por favor|puedes|podrías|s[’\']il (?:vous|te) plaît|pouvez-vous|peux-tu|pourriez-vous|' +
-    'merci de|veuillez|poderia|você pode)(?![\\p{L}])|' +
+  `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +
     '(?:^[^\\p{L}]*|[,:;]\\s+)(?:antworte|schreib(?:e)?|gib|erstelle|fasse|erkläre|übersetze|responde|explica|explícame|escribe|escríbeme|dame|hazme|genera|traduce|resume|resúmeme|crea|devuelve|indica|indícame|' +
     'répondez|réponds|donnez|écrivez|rédigez|traduisez|résumez|indiquez|expliquez|responda|explique|escreva|traduza|resuma|gere|crie|indique|devolva|retorne)(?![\\p{L}])|' +
     '请|麻烦你|帮我|给出|ください|お願いします|お願いいたします|教えて',
