@@ -2,7 +2,7 @@
  * Asides to the prompt's reader in German, Spanish, French, Portuguese, Japanese and Chinese: greetings,
  * thanks, apologies, "any questions, just ask", "I'm not sure this is clear", compliments. The rewrite
  * pass drops such a sentence whole (English has its own list in rewrites.ts), and only when what is left
- * of it without the aside holds no request, constraint or literal (see ASIDE_GUARD).
+ * of it without the aside holds no request, constraint, literal (see ASIDE_GUARD) or code.
  */
 const EUROPEAN = [
   // German
@@ -58,9 +58,6 @@ export const ASIDE_GUARD = new RegExp(
     '请(?!教)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',
   'iu',
 );
-
-/** A code in Latin letters inside other text ("CTE", "order_id"): what the sentence says is specific. */
-export const CODE_GUARD = /[A-Z]{2,}|[a-z]+_[a-z]+/;
 
 /** The longest sentence read as an aside: a longer one mixes in content. */
 export const MAX_ASIDE_WORDS = 30;

@@ -1,5 +1,6 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, CODE_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
+import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
+import { hasCode } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Doc, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
@@ -63,7 +64,7 @@ function onlyCourtesy(doc: Doc): boolean {
     if (block.removed) continue;
     if (block.kind !== 'prose' || block.verbatim) return false;
   }
-  return sentences.every((sentence) => (doc.english ? isCourtesy(sentence.pieces) : isForeignAside(sentence.pieces)));
+  return sentences.every((sentence) => isAsidePieces(sentence.pieces, doc.english));
 }
 
 /** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
@@ -126,9 +127,9 @@ function isCourtesy(pieces: readonly Piece[]): boolean {
 }
 
 /** A sentence the rewrite pass drops whole as an aside to the reader, in the text's language. */
-export function isAsideText(text: string, english: boolean): boolean {
-  return english ? COURTESY.test(text.trim()) || isAside(text.trim()) : isForeignAside([{ text, locked: false }]);
-}
+export const isAsideText = (text: string, english: boolean): boolean => isAsidePieces([{ text, locked: false }], english);
+
+const isAsidePieces = (pieces: readonly Piece[], english: boolean): boolean => (english ? isCourtesy(pieces) : isForeignAside(pieces));
 
 /** A German, Spanish, French, Portuguese, Japanese or Chinese aside ("¡Mil gracias de antemano!", "よろしくお願いいたします。"). */
 function isForeignAside(pieces: readonly Piece[]): boolean {
@@ -140,7 +141,7 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   // (meio bagunçada, desculpa)."
   const open = text.replace(/\([^)]*\)|（[^）]*）/g, ' ');
   const rest = open.replace(ASIDES, ' ');
-  return rest !== open && !FOREIGN_GUARD.test(rest) && !CODE_GUARD.test(rest);
+  return rest !== open && !FOREIGN_GUARD.test(rest) && !hasCode(rest);
 }
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */

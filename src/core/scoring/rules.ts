@@ -80,8 +80,10 @@ export const hasConstraint = (text: string, scanned: readonly string[] = words(t
  * guess ("I'm not sure about this: we have 4 million rows") says something, whatever it opens with.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true))) &&
-  specifics(text).codes === 0;
+  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true))) && !hasCode(text);
+
+/** Holds a code or identifier ("CTE", "order_id", "E-4021", "v3.14"): something specific is said. */
+export const hasCode = (text: string): boolean => specifics(text).codes > 0;
 
 /**
  * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
