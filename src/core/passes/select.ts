@@ -117,7 +117,7 @@ function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): voi
     if (block.removed || block.kind !== 'prose' || !next || next.removed || !(next.kind !== 'prose' || next.verbatim)) return;
     const last = block.sentences.filter((s) => !s.removed).pop();
     if (!last || last.pinned || !/[:：]\s*$/.test(sentenceText(last))) return;
-    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last && e.unit.clause === undefined);
+    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last);
     const announced = entryOf.get(next) ?? [];
     if (!announcer || announced.length === 0) return;
     announcer.unit.score = 0;

@@ -1,4 +1,4 @@
-import { isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isFixedSentence, isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
@@ -47,7 +47,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
     // Talk about the prompt inside a rule ("I know this is repeating myself a bit.") is no part of it: it
     // stands alone, and never takes budget.
-    const said = kept.filter((s) => listItem && kept.length > 1 && rankOf.get(s)!.score < 0 && !s.pinned && !s.userKept);
+    const said = listItem && kept.length > 1 ? kept.filter((s) => rankOf.get(s)!.score < 0 && !isFixedSentence(s)) : [];
     for (const sentence of said.length < kept.length ? said : []) {
       const r = rankOf.get(sentence)!;
       units.push({ cost: sentence.tokens + JOIN_SENTENCE, score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0] });

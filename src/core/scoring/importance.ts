@@ -1,4 +1,4 @@
-import { sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
+import { isListItem, sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
 import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
@@ -40,7 +40,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const ranked: RankedSentence[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
-    const listed = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
+    const listed = isListItem(block);
     block.sentences.forEach((sentence, i) => {
       if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, inList: listed, material: !!block.verbatim, order: ranked.length, score: 0, termScores: new Map() });
     });

@@ -72,7 +72,7 @@ const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut 
 const THANKS_ALONE = new Phrases('merci');
 const MAX_THANKS_WORDS = 3;
 
-/** Holds a negation, limit or condition: cut into clauses, it could lose it. */
+/** Holds a negation, limit or condition: a rule (see ruleValue, statesRule). */
 export const hasConstraint = (text: string, scanned: readonly string[] = words(text)): boolean => CONSTRAINT.in(scanned, text);
 
 /**
