@@ -179,7 +179,10 @@ function markSourceHeaders(blocks: Block[]): void {
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
 function pinRequests(blocks: Block[], english: boolean): void {
-  const said = (sentence: Sentence) => isMeta(sentenceText(sentence)) || isAsideText(sentenceText(sentence), english);
+  const said = (sentence: Sentence) => {
+    const text = sentenceText(sentence);
+    return isMeta(text) || isAsideText(text, english);
+  };
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
