@@ -10,6 +10,8 @@ export interface RankedSentence {
   readonly sentence: Sentence;
   /** First sentence of its block. */
   readonly opensBlock: boolean;
+  /** First sentence of a paragraph of several: its topic sentence. */
+  readonly leadsParagraph: boolean;
   /** In a list item: a rule or an item of a set. */
   readonly inList: boolean;
   /** Quoted material (a document, a draft): never talk about the prompt. */
@@ -29,6 +31,8 @@ const RELEVANCE_NEIGHBOUR = 0.35;
 const TASK_STATEMENT = 0.3;
 const ANSWER_TYPE = 0.3;
 const WEIGHT_RELEVANCE = 0.75;
+/** Without a task, a paragraph's topic sentence says what the rest of it is about. */
+const PARAGRAPH_LEAD = 0.2;
 
 /**
  * Importance of every kept prose sentence in [0, ~1.5]: relevance to the task (BM25, spread a little
@@ -42,13 +46,18 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     if (block.removed || block.kind !== 'prose') continue;
     const listed = isListItem(block);
     block.sentences.forEach((sentence, i) => {
-      if (!sentence.removed) ranked.push({ sentence, opensBlock: i === 0, inList: listed, material: !!block.verbatim, order: ranked.length, score: 0, termScores: new Map() });
+      if (sentence.removed) return;
+      const leadsParagraph = i === 0 && !listed && block.sentences.length > 1;
+      ranked.push({ sentence, opensBlock: i === 0, leadsParagraph, inList: listed, material: !!block.verbatim, order: ranked.length, score: 0, termScores: new Map() });
     });
   }
   if (ranked.length === 0) return ranked;
   const texts = ranked.map((r) => sentenceText(r.sentence));
-  const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english)));
   const query = terms(doc.task, doc.english);
+  // Without a word-frequency table (every language but English), a word tells more the fewer sentences
+  // of this text hold it (what tf-idf reads); with a task, relevance does that work.
+  const rarity = !doc.english && query.length === 0 ? meanRarity(ranked.map((r) => termsOf(sentenceWords(r.sentence), false))) : null;
+  const information = normalize(texts.map((text, i) => informativeness(text, ranked[i]!.sentence, doc.english, rarity?.[i])));
   const types = doc.english ? answerTypes(doc.task) : [];
   const contributions = query.length ? bm25Terms(ranked.map((r) => termsOf(sentenceWords(r.sentence), doc.english)), query) : [];
   const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
@@ -57,6 +66,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
   let lastInstruction = -1;
   ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
+  // Topic sentences lead the paragraphs of a text to read (an article, a report); a prompt, with its
+  // rules, role or request, has its value in those.
+  const narrative = ranked.every((r) => !r.sentence.instruction && !r.inList && !r.sentence.pinned && !r.sentence.request);
   // The prompt's task: its first instruction other than the role ("Read the lease and list …").
   const taskStatement = ranked.findIndex((r) => r.sentence.instruction && !r.sentence.pinned && !r.inList);
   ranked.forEach((r, i) => {
@@ -72,7 +84,10 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
-    } else r.score = 0.4 * information[i]! + 0.35 * structure + ruleValue(texts[i]!, r.sentence, r.material) - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+    } else {
+      const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
+      r.score = 0.4 * information[i]! + 0.35 * structure + lead + ruleValue(texts[i]!, r.sentence, r.material) - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+    }
     r.sentence.score = r.score;
   });
   return ranked;
@@ -117,19 +132,34 @@ function englishInformation(word: string): number {
   return info;
 }
 
-function informativeness(text: string, sentence: Sentence, english: boolean): number {
-  const all = sentenceWords(sentence);
-  let info = 0;
-  let count = 0;
-  for (const w of all) {
-    const wordInfo = english ? englishInformation(w) : Math.min(1, w.length / 10);
-    if (wordInfo === STOPWORD) continue;
-    info += wordInfo;
-    count++;
+/** For each list of terms, their mean inverse sentence frequency among all lists, in [0, 1]. */
+function meanRarity(termLists: readonly string[][]): number[] {
+  const frequency = new Map<string, number>();
+  for (const list of termLists) for (const term of new Set(list)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const scale = Math.log(termLists.length + 1);
+  return termLists.map((list) => {
+    let sum = 0;
+    for (const term of list) sum += Math.log((termLists.length + 1) / frequency.get(term)!) / scale;
+    return list.length ? sum / list.length : 0;
+  });
+}
+
+/** `rarity`: the sentence's mean word rarity in its text, used instead of word length where there is one. */
+function informativeness(text: string, sentence: Sentence, english: boolean, rarity?: number): number {
+  let density = rarity ?? 0;
+  if (rarity === undefined) {
+    let info = 0;
+    let count = 0;
+    for (const w of sentenceWords(sentence)) {
+      const wordInfo = english ? englishInformation(w) : Math.min(1, w.length / 10);
+      if (wordInfo === STOPWORD) continue;
+      info += wordInfo;
+      count++;
+    }
+    density = count ? info / count : 0;
   }
   const literals = sentence.pieces.filter((p) => p.locked).length;
   const names = (text.slice(1).match(/\s\p{Lu}\p{Ll}/gu) ?? []).length; // capitalised words after the first
-  const density = count ? info / count : 0;
   return density + 0.08 * Math.min(literals + names, 6);
 }
 

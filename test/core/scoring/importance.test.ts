@@ -1,0 +1,47 @@
+import { strict as assert } from 'node:assert';
+import { rankSentences } from '../../../src/core/scoring/importance';
+import { segment } from '../../../src/core/passes/segment';
+import { sentenceText } from '../../../src/core/doc';
+import { tokenizerFor } from '../../../src/core/tokenizer';
+import { optimize } from '../../../src/core';
+
+const rank = (text: string) => {
+  const ranked = rankSentences(segment(text, '', tokenizerFor('o200k_base')));
+  return (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+};
+
+describe('core/scoring/importance without a task', () => {
+  it("keeps each paragraph's topic sentence of a text to read before the details", () => {
+    const text =
+      'The old harbour of the town was rebuilt after the great storm. Fishermen repaired their boats on the northern beach. ' +
+      'Merchants moved their warehouses closer to the water.\n\n' +
+      'A railway line reached the valley a few decades later. Farmers sent grain and timber to the coast by train. ' +
+      'Travellers came from the capital to walk in the hills.\n\n' +
+      'The town school opened its doors to girls at the same time. Teachers arrived from the university to teach science. ' +
+      'Parents paid for books with eggs and milk.';
+    const out = optimize({ text, budget: '40%', mode: 'strict' }).text;
+    assert.equal(
+      out,
+      'The old harbour of the town was rebuilt after the great storm.\n\nA railway line reached the valley a few decades later.\n\n' +
+        'The town school opened its doors to girls at the same time.',
+    );
+  });
+
+  it('gives a prompt no bonus for paragraph openings: its rules carry its value', () => {
+    const score = rank(
+      'You are a support assistant for a storage company that sells plans to teams. Customers write in about billing.\n\n' +
+        '- Never promise refunds above $250.',
+    );
+    const plain = rank('You are a support assistant for a storage company that sells plans to teams.\n\nCustomers write in about billing.\n\n- Never promise refunds above $250.');
+    assert.equal(score('You are'), plain('You are'));
+  });
+
+  it('reads word rarity in the text where there is no frequency table (Chinese)', () => {
+    // The same length; the first sentence repeats what every sentence says, the second names things
+    // said nowhere else.
+    const score = rank(
+      '这个城市的历史很长。这个城市的历史很长也很有名。' + '港口在一八五零年由商人修建。' + '这个城市的历史很长很长。',
+    );
+    assert.ok(score('港口') > score('这个城市的历史很长也'), 'the sentence with words found nowhere else is worth more');
+  });
+});
