@@ -17,6 +17,10 @@ const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
 const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so)\b[,\s]*)+/iu;
 
+// The ask put as what the writer wants back: "What I'd like back: first a short explanation …",
+// "What I need is a list of …".
+const WANTED = /^[^\p{L}]*what i(?:'d| would)? (?:like|need|want|am after|'m after|am looking for|'m looking for)\b[^.:!?]{0,24}?(?:\bis\b|:)/iu;
+
 // A label in front of an instruction: "Rules: use the informal "du" …", "Important: never …".
 const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}:\s+(?=\S)/u;
 
@@ -30,6 +34,7 @@ function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
   const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
+  if (first === 'what' && WANTED.test(sentence)) return true;
   if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();
