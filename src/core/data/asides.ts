@@ -59,6 +59,23 @@ export const ASIDE_GUARD = new RegExp(
   'iu',
 );
 
+/**
+ * A clause of a Chinese or Japanese sentence, between commas, that talks about the writer or the prompt
+ * rather than the task: a hedge ("说实话我有点怕", "我也不太清楚为什么", "うまく説明できているか自信が
+ * ないのですが"), a remark on the message's length or repetition ("ちょっと長くなってしまいましたが",
+ * "念のためもう一度書いておくと"), a bare discourse marker ("还有就是"). The rewrite pass drops such a
+ * clause with its comma, and only when it holds no request, constraint or literal (ASIDE_GUARD).
+ */
+export const ASIDE_CLAUSE = new RegExp(
+  '^(?:说实话|老实说|说真的|还有就是|另外就是|然后就是|正直なところ|正直に言うと|念のため[^、，]*(?:と|けど|が)$)|' +
+    '我(?!们)(?:也|自己|本人)?[^，、。]{0,6}不(?:太|是很|怎么)(?:好|懂|熟|清楚|会|确定)|自信がない|うまく説明できて|長くなってしまい|' +
+    '同じことを(?:何度も)?書いて',
+  'u',
+);
+
+/** The longest clause read as an aside clause: a longer one says more than a hedge. */
+export const MAX_ASIDE_CLAUSE_CHARS = 24;
+
 /** The longest sentence read as an aside: a longer one mixes in content. */
 export const MAX_ASIDE_WORDS = 30;
 export const MAX_ASIDE_CHARS = 70;

@@ -1,5 +1,5 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
+import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
 import { hasCode } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Doc, type Piece } from '../doc';
@@ -27,8 +27,12 @@ export const rewrite: Pass = {
     // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
     if (onlyCourtesy(doc)) return;
     if (!doc.english) {
-      // Other languages have no phrase dictionary yet: only their asides go, whole.
-      for (const sentence of editableSentences(doc)) if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
+      // Other languages have no phrase dictionary yet: their asides go whole, and in Chinese and Japanese
+      // an aside clause goes from a sentence that says something else.
+      for (const sentence of editableSentences(doc)) {
+        if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
+        else if (dropAsideClauses(sentence.pieces)) remeasure(sentence, tokenizer);
+      }
       return;
     }
     for (const sentence of editableSentences(doc)) {
@@ -142,6 +146,39 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   const open = text.replace(/\([^)]*\)|（[^）]*）/g, ' ');
   const rest = open.replace(ASIDES, ' ');
   return rest !== open && !FOREIGN_GUARD.test(rest) && !hasCode(rest);
+}
+
+// A clause of a Chinese or Japanese sentence with the comma that ends it.
+const WIDE_CLAUSE = /[^，、。！？；]+(?:[，、]|$)/gu;
+
+/**
+ * Drops the clauses of a Chinese or Japanese sentence that are asides (a greeting, an apology, a hedge
+ * about the writer: ASIDES, ASIDE_CLAUSE) and hold no request, limit or literal; never every clause (a
+ * sentence of asides alone is isForeignAside's to judge). "大家好，不好意思又来麻烦了，这个需求领导催得比较急。"
+ * → "这个需求领导催得比较急。" Returns whether anything was dropped.
+ */
+function dropAsideClauses(pieces: Piece[]): boolean {
+  const first = pieces[0];
+  if (!first || first.locked || !/[\u3040-\u9fff]/.test(first.text)) return false;
+  // Only the first piece is read; a clause that runs on into a literal is not an aside.
+  const whole = pieces.length === 1;
+  const body = whole ? first.text.replace(/[。！？.!?…]+\s*$/u, '') : first.text;
+  const clauses = body.match(WIDE_CLAUSE) ?? [];
+  if (clauses.join('') !== body) return false; // a stop or a question mark inside: not one run of clauses
+  const last = clauses.length - 1;
+  const kept = clauses.filter((clause, i) => (!whole && i === last && !/[，、]$/u.test(clause)) || !isAsideClause(clause.replace(/[，、]$/u, '').trim()));
+  if (kept.length === clauses.length || (whole && kept.length === 0)) return false;
+  const rest = kept.join('');
+  pieces[0] = { ...first, text: (whole ? rest.replace(/[，、]$/u, '') : rest) + first.text.slice(body.length) };
+  return true;
+}
+
+function isAsideClause(clause: string): boolean {
+  if (clause.length > MAX_ASIDE_CLAUSE_CHARS || FOREIGN_GUARD.test(clause.replace(ASIDES, ' ')) || hasCode(clause)) return false;
+  if (ASIDE_CLAUSE.test(clause)) return true;
+  const rest = clause.replace(ASIDES, '');
+  // Nothing but the aside, or a few characters around it ("不好意思又来麻烦了").
+  return rest !== clause && rest.replace(/[\s\p{P}]/gu, '').length <= 4;
 }
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */

@@ -123,18 +123,32 @@ describe('core/passes/rewrite', () => {
   const kept = [
     'Gracias, pero no uses tablas en la respuesta.',
     'Danke, bitte antworte auf Deutsch und fasse dich kurz.',
-    '谢谢，请用中文回答。',
     'Merci de répondre en français et de garder la numérotation.',
     'Abaixo está a transcrição da reunião (meio bagunçada, desculpa).',
     'Gracias a su esfuerzo, el equipo ganó la liga aquel año.',
     'Ele acreditava sinceramente que o plano funcionaria no inverno.',
     'Le salut de la ville dépendait de ses remparts et de ses alliés.',
-    // A hint in the middle of a hedge, a negation that limits, a code: content, not an aside.
-    '上次有人写了个很慢的查询，所以，说实话我有点怕，希望先过滤再关联。',
-    '说实话，数据库不支持 CTE，见谅。',
-    '不好意思，回答时不要使用表格。',
+    // A clause that limits, quotes a code or states a fact about the team stays, hedged or not.
+    '我们不太确定数据是否完整，所以先检查一下。',
+    '念のため、バックアップを取ってから実行してください。',
+    '自信がない場合は「不明」と答えてください。',
   ];
   for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
+
+  // In Chinese and Japanese an aside clause goes with its comma from a sentence that says something else.
+  const clauses: [string, string][] = [
+    ['上次有人写了个很慢的查询，所以，说实话我有点怕，希望先过滤再关联。', '上次有人写了个很慢的查询，所以，希望先过滤再关联。'],
+    ['说实话，数据库不支持 CTE，见谅。', '数据库不支持 CTE。'],
+    ['不好意思，回答时不要使用表格。', '回答时不要使用表格。'],
+    ['大家好，不好意思又来麻烦了，这个需求领导催得比较急，请帮忙写一个 SQL。', '这个需求领导催得比较急，请帮忙写一个 SQL。'],
+    ['谢谢，请用中文回答。', '请用中文回答。'],
+    ['说实话，不要用子查询。', '不要用子查询。'],
+    ['这个口径是财务定的，我也不太清楚为什么，照着来就行。', '这个口径是财务定的，照着来就行。'],
+    ['うまく説明できているか自信がないのですが、以下の内容でお願いします。', '以下の内容でお願いします。'],
+    ['念のためもう一度書いておくと、回答は必ず敬語でお願いします。', '回答は必ず敬語でお願いします。'],
+    ['ちょっと長くなってしまいましたが、わからない質問には support@example.com を案内してください。', 'わからない質問には support@example.com を案内してください。'],
+  ];
+  for (const [input, expected] of clauses) it(`drops the aside clauses of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
   it('takes a parenthetical filler out with both its commas', () => {
     assert.equal(rw('I wrote it, and, honestly, I am terrible at this.'), "I wrote it, and I'm terrible at this.");
