@@ -9,7 +9,7 @@ const EUROPEAN = [
   '(?:vielen|herzlichen|tausend|lieben)(?:,? vielen| lieben)? dank', 'danke(?: dir| euch| ihnen)?(?: schön| sehr)?', 'ich hoffe,? (?:ihr|du|sie) (?:hattet|hattest|hatten|habt|hast|haben)',
   'ich hoffe,? (?:das|es|die) (?:ist|war|sind) (?:jetzt |so )?(?:verständlich|klar|okay|ok|nicht zu)', 'sorry', 'entschuldig\\p{L}*', 'tut mir leid',
   'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
-  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
@@ -18,6 +18,8 @@ const EUROPEAN = [
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
   'mille mercis', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
+  'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
+  'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+',
   // Portuguese
   'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
@@ -36,8 +38,20 @@ const OPENING = [
   'hallo(?: zusammen| alle| ihr)?', 'hi(?: zusammen)?', 'hey', 'moin', 'servus', 'guten (?:morgen|tag|abend)', 'ehrlich gesagt',
   'hola', 'buenas', 'buenos días', 'la verdad es que no sé', 'un saludo', 'saludos', 'oye',
   'bonjour(?: à tous)?', 'salut', 'coucou',
-  'oi', 'olá', 'bom dia', 'boa tarde', 'tudo (?:bem|certo)', 'sinceramente',
+  'oi', 'olá', 'bom dia', 'boa tarde', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá',
 ];
+
+/**
+ * A hedge or a restatement marker that opens a sentence of German, Spanish, French or Portuguese and can
+ * go alone when the rest of the sentence says something ("Sei lá, talvez um emoji no assunto, no máximo
+ * um" → "Talvez um emoji …"; "Ah, e só para reforçar o que eu já disse: não acrescente campos" → "Não
+ * acrescente campos").
+ */
+export const OPENING_HEDGE = new RegExp(
+  '^[^\\p{L}]*(?:ehrlich gesagt|wie (?:schon )?gesagt|sinceramente|la verdad(?: es que)?|honnêtement|franchement|pour être honnête|' +
+    'enfin, je dis ça, mais|sei lá|(?:ah,? )?(?:e )?só para reforçar o que (?:eu )?já disse)(?![\\p{L}])\\s*[,:]?\\s*(?=\\p{L})',
+  'iu',
+);
 
 export const ASIDES = new RegExp(
   `^[^\\p{L}]*(?:${OPENING.join('|')})(?![\\p{L}])|^[^\\p{L}]*(?:说实话|老实说)|(?<![\\p{L}])(?:${EUROPEAN.join('|')})(?![\\p{L}])|${WIDE.join('|')}`,
@@ -52,7 +66,9 @@ export const ASIDE_GUARD = new RegExp(
   '(?<![\\p{L}])(?:bitte|nicht|nie|niemals|kein\\p{L}*|nur|immer|muss|müssen|darf|dürfen|ohne|außer|soll\\p{L}*|' +
     'por favor|no|nunca|jamás|solo|sólo|siempre|debe\\p{L}*|sin|excepto|salvo|' +
     'ne|n[’\']|jamais|seulement|uniquement|toujours|doi\\p{L}+|sans|sauf|veuillez|merci de|merci d[’\'](?!avance)|' +
-    'não|nunca|apenas|somente|sempre|deve\\p{L}*|sem|exceto)(?![\\p{L}])|' +
+    'não|nunca|apenas|somente|sempre|deve\\p{L}*|sem|exceto|' +
+    // Limits: "no máximo um por e-mail", "höchstens drei", "au plus deux".
+    'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo)(?![\\p{L}])|' +
     // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
     // and not 请教 ("to ask someone's advice").
     '请(?!教)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',

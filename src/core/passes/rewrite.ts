@@ -1,5 +1,5 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS } from '../data/asides';
+import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
 import { hasCode } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Doc, type Piece } from '../doc';
@@ -27,11 +27,11 @@ export const rewrite: Pass = {
     // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
     if (onlyCourtesy(doc)) return;
     if (!doc.english) {
-      // Other languages have no phrase dictionary yet: their asides go whole, and in Chinese and Japanese
-      // an aside clause goes from a sentence that says something else.
+      // Other languages have no phrase dictionary yet: their asides go whole, and an aside clause goes from
+      // a sentence that says something else.
       for (const sentence of editableSentences(doc)) {
         if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
-        else if (dropAsideClauses(sentence.pieces)) remeasure(sentence, tokenizer);
+        else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces)) remeasure(sentence, tokenizer);
       }
       return;
     }
@@ -170,6 +170,21 @@ function dropAsideClauses(pieces: Piece[]): boolean {
   if (kept.length === clauses.length || (whole && kept.length === 0)) return false;
   const rest = kept.join('');
   pieces[0] = { ...first, text: (whole ? rest.replace(/[，、]$/u, '') : rest) + first.text.slice(body.length) };
+  return true;
+}
+
+/**
+ * Drops the hedge or restatement marker that opens a sentence of German, Spanish, French or Portuguese
+ * (OPENING_HEDGE), keeping the capital: "Sei lá, talvez um emoji …" → "Talvez um emoji …".
+ */
+function dropOpeningHedge(pieces: Piece[]): boolean {
+  const first = pieces[0];
+  if (!first || first.locked) return false;
+  const hedge = OPENING_HEDGE.exec(first.text);
+  if (!hedge || FOREIGN_GUARD.test(hedge[0])) return false;
+  const rest = first.text.slice(hedge[0].length);
+  const capital = /^[^\p{L}]*\p{Lu}/u.test(first.text);
+  pieces[0] = { ...first, text: first.text.slice(0, hedge[0].search(/\p{L}/u)) + (capital ? rest.charAt(0).toUpperCase() + rest.slice(1) : rest) };
   return true;
 }
 

@@ -117,6 +117,10 @@ describe('core/passes/rewrite', () => {
     ['各位大佬好，打扰一下，想请教一个问题，先谢谢了！请总结会议记录。说实话我对这块不是很熟，见谅。', '请总结会议记录。'],
     ['Fasse das Protokoll zusammen. Ich hoffe, das ist jetzt nicht zu viel auf einmal.', 'Fasse das Protokoll zusammen.'],
     ["Résume le compte rendu. Si jamais ça peut aider, n'hésitez pas à poser des questions.", 'Résume le compte rendu.'],
+    // "As I said" restates; "I know it seems obvious" and "hoping it's not too messy" talk about the prompt.
+    ['Frag nicht nach Adressen. Das ist wie gesagt echt wichtig wegen Datenschutz und so.', 'Frag nicht nach Adressen.'],
+    ["Stockez les montants en centimes. Je sais que ça paraît évident, mais on a déjà eu le cas, donc je préfère le redire.", 'Stockez les montants en centimes.'],
+    ["Bonjour à tous, je mets ici quelques consignes, en espérant que ce ne soit pas trop brouillon. Utilisez Python 3.12.", 'Utilisez Python 3.12.'],
   ];
   for (const [input, expected] of foreign) it(`drops the asides of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
@@ -132,6 +136,9 @@ describe('core/passes/rewrite', () => {
     '我们不太确定数据是否完整，所以先检查一下。',
     '念のため、バックアップを取ってから実行してください。',
     '自信がない場合は「不明」と答えてください。',
+    // A limit keeps the sentence it stands in, greeting or not.
+    'Bonjour, au plus deux paragraphes.',
+    'Hola, como máximo tres frases.',
   ];
   for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
 
@@ -149,6 +156,14 @@ describe('core/passes/rewrite', () => {
     ['ちょっと長くなってしまいましたが、わからない質問には support@example.com を案内してください。', 'わからない質問には support@example.com を案内してください。'],
   ];
   for (const [input, expected] of clauses) it(`drops the aside clauses of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+
+  // A hedge or "as I said" that opens a sentence of another language goes alone when the rest says something.
+  const openings: [string, string][] = [
+    ['Sei lá, talvez um emoji no assunto, no máximo um por e-mail.', 'Talvez um emoji no assunto, no máximo um por e-mail.'],
+    ['Ah, e só para reforçar o que eu já disse: não acrescente campos.', 'Não acrescente campos.'],
+    ['Wie gesagt, antworte nur auf Deutsch.', 'Antworte nur auf Deutsch.'],
+  ];
+  for (const [input, expected] of openings) it(`drops the opening hedge of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
   it('takes a parenthetical filler out with both its commas', () => {
     assert.equal(rw('I wrote it, and, honestly, I am terrible at this.'), "I wrote it, and I'm terrible at this.");
