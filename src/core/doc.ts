@@ -174,7 +174,7 @@ export function render(doc: Doc): string {
   const blocks = doc.blocks;
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
-    const text = block.removed || isStraySpacer(blocks, i) ? '' : renderBlock(block);
+    const text = block.removed || isStraySpacer(blocks, i) || isStrayRule(blocks, i) ? '' : renderBlock(block);
     if (text === '') {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
@@ -202,6 +202,24 @@ function isStraySpacer(blocks: readonly Block[], i: number): boolean {
   // One spacer between two kept paragraphs of the quote: the first.
   return !before || !after || !isQuote(before) || !isQuote(after) || kept(i - 1, -1, true) !== before;
 }
+
+/**
+ * A thematic break ("---") that separated text that went: nothing kept between it and the break (or the
+ * start) before it, or nothing kept after it. A run of them is no separator, and a break that opens
+ * the output would read as front matter.
+ */
+function isStrayRule(blocks: readonly Block[], i: number): boolean {
+  if (!isRule(blocks[i]!)) return false;
+  let before = i - 1;
+  while (before >= 0 && (isGone(blocks[before]!) || isStrayRule(blocks, before))) before--;
+  let after = i + 1;
+  while (after < blocks.length && isGone(blocks[after]!)) after++;
+  const wentBefore = before < i - 1;
+  const wentAfter = after > i + 1;
+  return (wentBefore && (before < 0 || isRule(blocks[before]!))) || (wentAfter && after === blocks.length);
+}
+
+const isRule = (block: Block): boolean => block.kind === 'markup' && /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(block.body);
 
 const isSpacer = (block: Block): boolean => block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body);
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { render } from '../../../src/core/doc';
+import { render, sentenceText } from '../../../src/core/doc';
 import { scanBlocks } from '../../../src/core/text/blocks';
 import { parse } from '../helpers';
 
@@ -156,6 +156,14 @@ describe('core/text/blocks', () => {
       '1 | 2',
     ].join('\r\n');
     assert.equal(render(parse(text)), text);
+  });
+
+  it('drops a thematic break whose text went: no run of breaks, none opening or closing the output', () => {
+    const doc = parse('Intro that goes.\n\n---\n\n# A\n\nText one.\n\n---\n\nGoes too.\n\n---\n\n## C\n\nText three.\n\n---\n\nGone at the end.');
+    for (const block of doc.blocks) if (block.sentences.some((s) => /goes|Gone/i.test(sentenceText(s)))) block.removed = true;
+    assert.equal(render(doc), '# A\n\nText one.\n\n---\n\n## C\n\nText three.');
+    // Breaks side by side in the prompt stay as written.
+    assert.equal(render(parse('A.\n\n---\n\n---\n\nB.')), 'A.\n\n---\n\n---\n\nB.');
   });
 
   const fragments = ['# H', 'Title', '===', '---', '- item', '  - nested', '1. one', '> quote', '```', '~~~', '    indented code()', '    Indented prose here.', '<rules>', '</rules>', '<keep>', '</keep>', '<!--', '-->', '<div>', '| a | b |', '|---|---|', 'a | b', '{"k": 1}', '[', ']', 'key: value', '  sub: 1', 'Plain sentence.', '• bullet', 'a) item', '\t', ''];
