@@ -5,7 +5,7 @@ import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';
 import { isAsideText } from './rewrite';
 import { isInstruction } from '../scoring/structure';
-import { findProtectedSpans } from '../text/inline';
+import { findProtectedSpans, withEmphasis } from '../text/inline';
 import { isEnglish } from '../text/language';
 import { sentenceEnds } from '../text/sentences';
 import type { CountedText, Tokenizer } from '../tokenizer';
@@ -283,7 +283,7 @@ function splitSentences(content: string, english: boolean, tokenizer: Tokenizer,
   const spans = findProtectedSpans(content);
   const sentences: Sentence[] = [];
   let start = 0;
-  for (const end of sentenceEnds(content, spans)) {
+  for (const end of sentenceEnds(content, withEmphasis(content, spans))) {
     // The sentence is the range without its surrounding whitespace (what trim() would remove).
     let from = start;
     while (from < end && WHITESPACE.test(content[from]!)) from++;

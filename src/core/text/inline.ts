@@ -93,3 +93,25 @@ export function findProtectedSpans(text: string): Span[] {
   }
   return spans;
 }
+
+// Bold or underscore emphasis on one line: "**You read everything. You fix nothing.**".
+const EMPHASIS = /\*\*(?=\S)[^*\n]+?\*\*|__(?=\S)[^_\n]+?__/g;
+
+/**
+ * `spans` with the emphasis runs of `text` that hold more than one sentence added, merged and sorted: a
+ * sentence never ends inside emphasis, or dropping its first sentence would leave a lone "**".
+ */
+export function withEmphasis(text: string, spans: readonly Span[]): Span[] {
+  if (!text.includes('**') && !text.includes('__')) return [...spans];
+  const runs: Span[] = [];
+  for (const m of text.matchAll(EMPHASIS)) if (/[.!?。！？]\s+\S/.test(m[0])) runs.push({ start: m.index!, end: m.index! + m[0].length });
+  if (runs.length === 0) return [...spans];
+  const all = [...spans, ...runs].sort((a, b) => a.start - b.start);
+  const merged: Span[] = [];
+  for (const span of all) {
+    const last = merged[merged.length - 1];
+    if (last && span.start < last.end) merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, span.end) };
+    else merged.push(span);
+  }
+  return merged;
+}

@@ -10,6 +10,11 @@ describe('core/passes/segment', () => {
     assert.equal(render(parse(text)), text);
   });
 
+  it('never ends a sentence inside bold emphasis, so no unit leaves a lone "**" behind', () => {
+    const doc = parse('**You read everything. You fix nothing.** Your output is the audit report. **Bold** text here.');
+    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), ['**You read everything. You fix nothing.** Your output is the audit report.', '**Bold** text here.']);
+  });
+
   it('recognises protected blocks', () => {
     assert.deepEqual(kinds('Intro.\n\n```\ncode\n```\n\n{"a": 1, "b": [2]}\n\n| x | y |\n|---|---|\n| 1 | 2 |'), ['prose', 'code', 'data', 'table']);
     assert.deepEqual(kinds('<keep>\nVerbatim text, do not touch.\n</keep>\nAfter.'), ['keep', 'prose']);
