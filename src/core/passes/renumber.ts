@@ -1,7 +1,15 @@
 import { isGone, sentenceText, type Block, type Doc } from '../doc';
+import { LEAD_IN_LEVEL } from './structure';
 
 // "2. ", "  10) ": an ordered list marker, its indentation, number, delimiter and the space after it.
 const ORDERED = /^(\s*)(\d{1,3})([.)])(\s+)$/;
+// The same marker opening an item that became a lead-in ("5. Call each supported method:" over its
+// nested list): a heading whose text holds its marker.
+const ORDERED_LEAD_IN = /^(\s*)(\d{1,3})([.)])([ \t]+)/;
+
+/** The ordered-list marker of an item, lead-in or not. */
+const markerOf = (block: Block): RegExpExecArray | null =>
+  block.kind === 'heading' ? (block.level === LEAD_IN_LEVEL ? ORDERED_LEAD_IN.exec(block.body) : null) : ORDERED.exec(block.prefix);
 // "step 3", "rule 2", "Punkt 4", "paso 2": text that points at an item by its number.
 const POINTS_AT_NUMBER = /\b(?:steps?|rules?|items?|points?|punkt|schritt|regel|paso|regla|étape|règle|passo|regra)\s+\d/i;
 
@@ -20,15 +28,18 @@ export function renumberLists(doc: Doc): boolean {
   if (doc.blocks.some((b) => b.kind === 'prose' && b.sentences.some((s) => POINTS_AT_NUMBER.test(sentenceText(s))))) return false;
   let changed = false;
   for (const run of runs) {
-    const numbers = run.map((block) => written.get(block) ?? Number(ORDERED.exec(block.prefix)![2]));
+    const numbers = run.map((block) => written.get(block) ?? Number(markerOf(block)![2]));
     run.forEach((block, i) => written.set(block, numbers[i]!));
     if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1]! + 1)) continue;
     let next = numbers[0]!;
     for (const block of run) {
       if (isGone(block)) continue;
-      const [, indent, , delimiter, space] = ORDERED.exec(block.prefix)!;
+      const [marker, indent, , delimiter, space] = markerOf(block)!;
       const prefix = `${indent}${next++}${delimiter}${space}`;
-      if (prefix !== block.prefix) (block.prefix = prefix), (changed = true);
+      if (prefix === marker) continue;
+      changed = true;
+      if (block.kind === 'heading') (block as { body: string }).body = prefix + block.body.slice(marker.length);
+      else block.prefix = prefix;
     }
   }
   return changed;
@@ -45,14 +56,14 @@ function orderedRuns(blocks: readonly Block[]): Block[][] {
     indent = -1;
   };
   for (const block of blocks) {
-    if (block.kind !== 'prose') {
+    if (block.kind !== 'prose' && !markerOf(block)) {
       // An indented block (code, a nested lead-in such as "   - Look for:") belongs to the item above it.
       const nested = indent >= 0 && (block.kind === 'code' || /^[ \t]*/.exec(block.body)![0].length > indent);
       if (!nested) close();
       continue;
     }
-    const marker = ORDERED.exec(block.prefix);
-    const depth = /^\s*/.exec(block.prefix)![0].length;
+    const marker = markerOf(block);
+    const depth = marker ? marker[1]!.length : /^\s*/.exec(block.prefix)![0].length;
     if (marker && (indent < 0 || depth === indent)) {
       if (indent < 0) indent = depth;
       run.push(block);

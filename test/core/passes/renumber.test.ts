@@ -17,6 +17,11 @@ describe('core/passes/renumber', () => {
     assert.equal(without(text, ['German', 'short']), 'Rules:\n\n1. Never ask for addresses.\n2. Use the informal du.');
   });
 
+  it('numbers an item that introduces a nested list with the others', () => {
+    const text = '1. Initialize.\n2. Send ping.\n3. Call each discovery method:\n   - `tools/list`\n   - `prompts/list`\n4. Follow pagination.';
+    assert.equal(without(text, ['Initialize']), '1. Send ping.\n2. Call each discovery method:\n   - `tools/list`\n   - `prompts/list`\n3. Follow pagination.');
+  });
+
   it('keeps nested items under their parent and numbers parallel lists on their own', () => {
     const text = '1) Check the API.\n   - Every handler validates input.\n2) Check the database.\n3) Check the logs.\n\nThen:\n\n5. Write the summary.\n6. Send it.';
     assert.equal(
