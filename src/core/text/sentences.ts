@@ -72,7 +72,9 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
 function isHardWrap(text: string, newline: number): boolean {
   const before = text.slice(Math.max(0, newline - 1), newline);
   const after = /\S/.exec(text.slice(newline + 1, newline + 40));
-  return /[\p{Ll},;]/u.test(before) && after !== null && /\p{Ll}/u.test(after[0]) && !text.startsWith('\n', newline + 1);
+  // The next line goes on in lower case or with an inline code span or a bracket ("…the corresponding
+  // module's\n`variables.tf`. Any …").
+  return /[\p{Ll},;]/u.test(before) && after !== null && /[\p{Ll}`(]/u.test(after[0]) && !text.startsWith('\n', newline + 1);
 }
 
 function isAbbreviation(text: string, period: number): boolean {

@@ -15,6 +15,11 @@ const split = (text: string): string[] => {
 describe('core/text/sentences', () => {
   const cases: [string, string, string[]][] = [
     ['English, with an abbreviation and a decimal', 'Dr. Smith paid 3.5 GB. Then he left.', ['Dr. Smith paid 3.5 GB.', 'Then he left.']],
+    [
+      'a hard-wrapped sentence whose next line opens with inline code',
+      "Compare each value against the default in the module's\n`variables.tf`. Set any other explicitly.",
+      ["Compare each value against the default in the module's\n`variables.tf`.", 'Set any other explicitly.'],
+    ],
     ['Chinese full stops, no spaces', '请用中文回答。不要编造数据。', ['请用中文回答。', '不要编造数据。']],
     ['Japanese', '必ず確認してください。番号は聞かないでください。', ['必ず確認してください。', '番号は聞かないでください。']],
     ['Hindi danda', 'वारसॉ पोलैंड की राजधानी है। यह विस्तुला नदी पर है।', ['वारसॉ पोलैंड की राजधानी है।', 'यह विस्तुला नदी पर है।']],
