@@ -90,8 +90,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
 /** "[Doc 1] Refund policy" titles what follows; "[Doc 1] Release notes v4.8.2: Fixed …." is text itself. */
 const isTitle = (text: string): boolean => SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text);
 
-// Openers that lean on the sentence before: kept only with it (without a task; with one, relevance decides).
-const CONTINUES = /^[^\p{L}]*(?:then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
+// Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
+// it (without a task; with one, relevance decides), so no kept sentence points at nothing.
+const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

@@ -13,6 +13,17 @@ const FACTS =
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
 describe('core/passes/select', () => {
+  it('without a task, never keeps a sentence that opens with "It"/"They" without the sentence it points back to', () => {
+    const text =
+      'Our office is in a quiet street near the river in the old town. The cache stores session tokens for a while. ' +
+      'It is cleared on every deploy at 02:00 UTC with code E-4021 and version 3.14.2.';
+    for (const budget of [20, 25, 30, 40]) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      if (out.includes("It's cleared")) assert.ok(out.includes('The cache stores'), out);
+    }
+    assert.ok(optimize({ text, budget: 40, mode: 'strict' }).text.includes("It's cleared"), 'both fit: both kept');
+  });
+
   it('keeps the sentence most relevant to the task; with pruning the text fits', () => {
     const doc = parse(FACTS, 'When was the roof rebuilt?');
     select.run(doc, context(20));
