@@ -14,9 +14,9 @@ is not a terminal). Prints the optimized text on stdout and a one-line summary o
 Options:
   -b, --budget N|N%     Token budget: whole tokens (e.g. 500) or a share of the original (e.g. 50%,
                         12.5%). Default 1000.
-  -m, --mode MODE       relaxed or strict. relaxed (default): the budget is a target; protected
-                        content and instructions are kept even if that leaves the text over budget.
-                        strict: the budget is a ceiling.
+  -m, --mode MODE       relaxed or strict. relaxed (default): the budget is a target; code, tables,
+                        front matter, <keep> spans and the final request are kept even if that
+                        leaves the text over budget. strict: the budget is a ceiling.
   -t, --task TEXT       What the prompt is for or the question that will be asked; ranking prefers
                         content relevant to it.
       --model NAME      Target model, decides the tokenizer. Default gpt-4o.

@@ -30,7 +30,7 @@ export function optimizeToolMessages(request: { tokens: number; budget: BudgetVa
       title: 'Optimize prompt',
       message:
         `Shorten a prompt of ${tokensLabel(request.tokens)} toward ${budget} (${request.mode}, counted for ${request.model}), on this machine. ` +
-        'Code, numbers, names and instructions are kept. The shorter text goes back to the chat: no file is changed and nothing is sent anywhere.',
+        'Code and the final request are kept; rules are kept word for word or dropped whole. The shorter text goes back to the chat: no file is changed and nothing is sent anywhere.',
     },
   };
 }
