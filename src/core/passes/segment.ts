@@ -188,12 +188,8 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
   for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = true;
   // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
-  for (const sentence of firstUnsaid(sentences, said, 3)) {
-    if (ROLE.test(sentenceText(sentence))) {
-      sentence.pinned = true;
-      break;
-    }
-  }
+  const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence)));
+  if (role) role.pinned = true;
   markRequest(prose, said);
   // The line that introduces the final input goes with it: "Now classify this one:".
   blocks.forEach((block, i) => {
@@ -201,15 +197,17 @@ function pinRequests(blocks: Block[], english: boolean): void {
     const last = block.sentences[block.sentences.length - 1];
     if (block.kind === 'prose' && last && next && (next.pinned || next.sentences[0]?.pinned) && /[:：]\s*$/.test(sentenceText(last))) last.pinned = true;
   });
-  if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && i >= 3)) return;
+  // A final input already pinned (a slot, the line that introduces it) ends the prompt; the role does not.
+  if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && s !== role && i >= 3)) return;
   if (pinMaterial(blocks, said)) return;
   // Closing thanks in a paragraph of their own ("辛苦了，非常感谢！有空请你喝奶茶～") do not end the prompt.
   const end = closingEnd(blocks, said);
   let lastProse = end;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
-  // A list item is one rule among others, not the prompt's closing request.
-  if (!last || last.kind !== 'prose' || lastProse < end - 1 || isListItem(last)) return;
+  // A list item is one rule among others, not the prompt's closing request; nor is what follows the role
+  // in its own paragraph.
+  if (!last || last.kind !== 'prose' || lastProse < end - 1 || isListItem(last) || (role && last.sentences.includes(role))) return;
   // The last request among the closing sentences that are not thanks: "请用中文回答：…" before "麻烦大家了，
   // 感激不尽！", "Responde en español, …" before "Ah, y el código vacío debe devolver 400.".
   const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);

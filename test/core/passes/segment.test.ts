@@ -68,6 +68,9 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('死锁日志如下。\n\n请用中文回答：先解释原因，然后给出修改后的代码。\n\n辛苦了，非常感谢！'), ['请用中文回答：先解释原因，然后给出修改后的代码。']);
     assert.deepEqual(pinned('Tengo un handler en Go que falla. Responde en español, con un máximo de 5 puntos. Ah, y el código vacío debe devolver 400. ¡Mil gracias de antemano!'),
       ['Responde en español, con un máximo de 5 puntos.']);
+    // A role in a paragraph of its own, late in the text, still leaves the closing request its due.
+    assert.deepEqual(pinned('# Auditor\n\nRead everything.\n\nFix nothing.\n\nYou are the migration auditor.\n\n```\nreport\n```\n\nReturn to the commander with: total issue count, critical count.'),
+      ['You are the migration auditor.', 'Return to the commander with: total issue count, critical count.']);
     // The last rule of a list is one rule among others, not the closing request.
     assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
   });
