@@ -1,8 +1,11 @@
 import { stemmer } from 'stemmer';
 import { scanWords, type AsciiClasses } from './scan';
 
-/** A word: a letter or digit, then letters, digits, apostrophes, underscores and hyphens. */
-export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
+/**
+ * A word: a letter or digit, then letters, combining marks (the vowel signs of Hindi, Thai, Arabic),
+ * digits, apostrophes, underscores and hyphens.
+ */
+export const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’_-]*/gu;
 
 const isAsciiAlnum = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 export const WORD_ASCII: AsciiClasses = { start: isAsciiAlnum, part: (c) => isAsciiAlnum(c) || c === 39 || c === 95 || c === 45 }; // ' _ -
@@ -36,13 +39,19 @@ export const GUARD_WORDS = new Set(
 );
 
 
+const PREFIX = 5;
+
 // Stemming is the costly part of matching and the vocabulary of a prompt is small: remember stems.
 const stems = new Map<string, string>();
 const MAX_STEMS = 100_000;
 
-/** A language-neutral key for matching: stemmed in English, lower-cased elsewhere. */
+/**
+ * A language-neutral key for matching: stemmed in English; elsewhere its first five characters, the
+ * truncation stemmer of IR for languages without one at hand (Turkish "İstanbul'da" and "İstanbul",
+ * Russian "Варшавы" and "Варшава" meet). Numbers and codes stay whole.
+ */
 export function termKey(word: string, english: boolean): string {
-  if (!english) return word;
+  if (!english) return word.length > PREFIX && !/\p{N}/u.test(word) ? [...word].slice(0, PREFIX).join('') : word;
   let stem = stems.get(word);
   if (stem === undefined) {
     if (stems.size >= MAX_STEMS) stems.clear();

@@ -16,6 +16,16 @@ describe('core/text/words', () => {
     assert.deepEqual(words('The café’s API-key, 3.5 ÉTÉ'), ['the', 'café’s', 'api-key', '3', '5', 'été']);
   });
 
+  it('matches inflected forms outside English by their first five characters, numbers whole', () => {
+    assert.deepEqual(terms("İstanbul'da", false), terms('İstanbul', false));
+    assert.deepEqual(terms('Варшавы', false), terms('Варшава', false));
+    assert.notDeepEqual(terms('123456', false), terms('123457', false));
+  });
+
+  it('keeps the vowel signs of Hindi inside their word', () => {
+    assert.deepEqual(words('वारसॉ पोलैंड की राजधानी है'), ['वारसॉ', 'पोलैंड', 'की', 'राजधानी', 'है']);
+  });
+
   it('matches hyphenated compounds by their parts, without their stopwords', () => {
     assert.deepEqual(terms('an 18-yard pass, gold-themed', true), terms('18 yard pass gold themed', true));
     assert.deepEqual(terms('play-by-play', true), terms('play play', true));
