@@ -1,4 +1,4 @@
-import { estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, render, type Doc } from './doc';
+import { estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, keptSentences, render, sentenceText, type Doc } from './doc';
 import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -20,7 +20,7 @@ import { removals, snapshot, type Snapshot } from './trace';
  */
 export const PASSES: readonly Pass[] = [cleanup, rewrite, dedupe, select, prune, elision];
 
-/** Passes whose removals the result reports (cleanup and rewrite only change wording). */
+/** Passes whose removals the result reports (cleanup only changes spacing; rewrite, see below). */
 const REPORTED = new Set(['dedupe', 'select', 'prune', 'elide']);
 
 export interface PipelineOutput {
@@ -43,8 +43,11 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   let latest: Snapshot | null = null;
   const run = (pass: Pass, passContext: PassContext) => {
     if (!REPORTED.has(pass.name)) {
+      // Rewording is no loss, but an aside dropped whole ("Thanks so much!") is a sentence the user should see go.
+      const kept = pass === rewrite ? keptSentences(doc) : null;
       pass.run(doc, passContext);
       latest = null;
+      if (kept) for (const sentence of kept) if (sentence.removed) removed.push({ pass: pass.name, kind: 'sentence', text: sentenceText(sentence) });
       return;
     }
     const before = latest ?? snapshot(doc);
@@ -160,3 +163,4 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
   }
   return output;
 }
+

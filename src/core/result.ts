@@ -10,7 +10,10 @@ export interface PassReport {
 
 /** One thing a pass took out of the prompt, for `--explain`, the extension's diff title and tests. */
 export interface Removal {
-  /** The pass that removed it: dedupe, select, prune, elide, or fit (strict mode's last resort). */
+  /**
+   * The pass that removed it: rewrite (an aside to the reader, dropped whole at any budget), dedupe,
+   * select, prune, elide, or fit (strict mode's last resort).
+   */
   readonly pass: string;
   /** A whole sentence, few-shot example or block (code, data, table, front matter); or words of a kept sentence. */
   readonly kind: 'sentence' | 'example' | 'block' | 'clause' | 'words';

@@ -46,7 +46,7 @@ export const OptimizeToolInput = z.object({
 export type OptimizeToolInput = z.infer<typeof OptimizeToolInput>;
 
 export const RemovalOutput = z.object({
-  pass: z.string().describe('The pass that removed it: dedupe, select, prune, elide or fit.'),
+  pass: z.string().describe('The pass that removed it: rewrite (an aside to the reader), dedupe, select, prune, elide or fit.'),
   kind: z.enum(['sentence', 'example', 'block', 'clause', 'words']),
   text: z.string(),
 });

@@ -28,6 +28,12 @@ describe('core/optimize', () => {
     assert.equal(r.softLimitEnforced, false);
   });
 
+  it('reports an aside dropped at any budget as a removed sentence, and rewording not at all', () => {
+    const r = optimize({ text: 'Please note that the build is slow. Thanks so much in advance!', budget: 1000 });
+    assert.equal(r.text, 'Note: the build is slow.');
+    assert.deepEqual(r.removed, [{ pass: 'rewrite', kind: 'sentence', text: 'Thanks so much in advance!' }]);
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

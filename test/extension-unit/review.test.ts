@@ -35,7 +35,7 @@ describe('extension/logic/review', () => {
       'Prompt: 50 → 17 tokens (−66.0%), local engine: dropped 2 sentences and 1 example; cut 1 clause; pruned 3 words. Drops 1 rule: \u201cNever share internal ticket numbers with customers\u201d.',
     );
     assert.match(formatReviewMessage('T', { summary: undefined, rulesDropped: [], engine: 'remote engine at http://h (API A)' }), /does not report/);
-    assert.equal(formatReviewMessage('T', { summary: undefined, rulesDropped: [], engine: 'local engine' }), 'T, local engine: rewording only (pleasantries, filler), nothing dropped to meet the budget.');
+    assert.equal(formatReviewMessage('T', { summary: undefined, rulesDropped: [], engine: 'local engine' }), 'T, local engine: rewording only (filler words, shorter phrases), nothing dropped.');
   });
 
   it('lists every removed unit, rules marked', () => {

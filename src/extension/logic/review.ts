@@ -58,8 +58,8 @@ export function engineLabel(engine: 'local' | 'remote', remote?: { readonly orig
  * `Prompt: 1,234 → 567 tokens (−54.1%), local engine: dropped 4 sentences. Drops 1 rule: "Never …".`
  */
 export function formatReviewMessage(title: string, review: Review): string {
-  // The core reports what its lossy (budget) passes removed; its rewording (pleasantries, filler) is not listed.
-  const what = review.summary ?? (review.engine.startsWith('local') ? 'rewording only (pleasantries, filler), nothing dropped to meet the budget' : 'the server does not report what it removed');
+  // The core reports every unit it removed, asides such as "Thanks so much!" included; rewording is not listed.
+  const what = review.summary ?? (review.engine.startsWith('local') ? 'rewording only (filler words, shorter phrases), nothing dropped' : 'the server does not report what it removed');
   const rules = review.rulesDropped.length === 0 ? '' : ` Drops ${plural(review.rulesDropped.length, 'rule')}: \u201c${truncate((review.rulesDropped[0] ?? '').replace(/[.!?]$/, ''), 80)}\u201d${review.rulesDropped.length > 1 ? ' and more' : ''}.`;
   return `${title}, ${review.engine}: ${what}.${rules}`;
 }
@@ -71,8 +71,8 @@ function truncate(text: string, max: number): string {
 /** The "What was removed" document: every removed unit, grouped, as Markdown. */
 export function formatRemovedDocument(removed: readonly RemovedUnit[], review: Review): string {
   const lines = [`# Removed by Prompt Optimizer (${review.engine})`, ''];
-  if (removed.length === 0) lines.push(review.engine.startsWith('local') ? 'Nothing was dropped to meet the budget; the text was only reworded (pleasantries, filler, wordy phrases).' : 'The remote engine does not report what it removed.');
-  else lines.push('What was dropped to meet the budget. Rewording (pleasantries, filler, wordy phrases) is not listed; the diff shows it.', '');
+  if (removed.length === 0) lines.push(review.engine.startsWith('local') ? 'Nothing was dropped; the text was only reworded (filler words, wordy phrases).' : 'The remote engine does not report what it removed.');
+  else lines.push('What was dropped: asides to the reader at any budget, the rest to meet it. Rewording (filler words, wordy phrases) is not listed; the diff shows it.', '');
   const groups: [RemovedUnit['kind'], string][] = [['sentence', 'Sentences'], ['example', 'Examples'], ['block', 'Blocks'], ['clause', 'Clauses'], ['words', 'Words']];
   const rules = new Set(review.rulesDropped);
   for (const [kind, heading] of groups) {
