@@ -22,17 +22,24 @@ export class Frames {
     this.unframed = unframed;
   }
 
-  /** Tokens the unit's frames still cost (none once opened). */
-  cost(unit: Unit): number {
+  /** Tokens the frames of the units (a unit and the heads it comes with) still cost; none once opened. */
+  cost(...units: Unit[]): number {
     let cost = 0;
-    for (const frame of this.framesOf(unit)) if (!this.opened.has(frame)) cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
+    const counted = new Set<Block>();
+    for (const unit of units) {
+      for (const frame of this.framesOf(unit)) {
+        if (this.opened.has(frame) || counted.has(frame)) continue;
+        counted.add(frame);
+        cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
+      }
+    }
     return cost;
   }
 
-  /** Opens the unit's frames; returns what that cost. */
-  open(unit: Unit): number {
-    const cost = this.cost(unit);
-    for (const frame of this.framesOf(unit)) this.opened.add(frame);
+  /** Opens the frames of the units; returns what that cost. */
+  open(...units: Unit[]): number {
+    const cost = this.cost(...units);
+    for (const unit of units) for (const frame of this.framesOf(unit)) this.opened.add(frame);
     return cost;
   }
 

@@ -1,6 +1,6 @@
 import { isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
-import { introduces, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
+import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isMeta } from '../scoring/rules';
 import { isAsideText } from './rewrite';
@@ -68,7 +68,9 @@ function markLeadIns(blocks: Block[]): void {
     const next = blocks[i + 1];
     if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
     const text = sentenceText(block.sentences[0]!);
-    if (!(/[:：]$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
+    // A list item that is only a bold label over its own nested items ("4. **Implement fix**") titles them.
+    const label = isListItem(block) && isLabel(text) && next.kind === 'prose' && /^\s*/.exec(next.prefix)![0].length > /^\s*/.exec(block.prefix)![0].length;
+    if (!(label || /[:：]$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
   });
 }

@@ -7,6 +7,7 @@ import { isInstruction } from '../scoring/structure';
 import { keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
+import { isLabel } from './structure';
 import { clauseUnits, sentenceUnits, type Unit } from './units';
 
 /**
@@ -49,7 +50,8 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
     // introduces: the list carries the lead-in's value.
     const leadIn = frames.leadIn(unit);
-    if (leadIn) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
+    // A bold label ("4. **Implement fix (if requested)**") titles its items; it asks nothing of them.
+    if (leadIn && !isLabel(leadIn.body)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
     const kept = unit.sentences!.some(isFixedSentence);
     add(unit, kept, kept || unit.sentences!.some((s) => s.request));
   }
@@ -156,11 +158,11 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
     // A dependent clause comes with the clauses it depends on.
     const needed = [top.unit];
     for (let head = top.unit.head; head && !keep.has(head); head = head.head) needed.push(head);
-    // Its heading and tags come with the first unit of a section.
-    const cost = needed.reduce((n, unit) => n + unit.cost, 0) + frames.cost(top.unit);
+    // Its heading and tags come with the first unit of a section, and so do those of the units it needs.
+    const cost = needed.reduce((n, unit) => n + unit.cost, 0) + frames.cost(...needed);
     if (cost > room) continue;
     room -= cost;
-    frames.open(top.unit);
+    frames.open(...needed);
     for (const unit of needed) {
       keep.add(unit);
       if (unit.termScores) cover(covered, unit.termScores);

@@ -12,12 +12,36 @@ export const introduces = (block: Block): boolean =>
 /** Pinned content (the final question after the documents) belongs to no document. */
 const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));
 
-/** Whether `block` ends the section of `heading`: a heading as high, or what is not part of a lead-in or a document. */
+const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
+const LABEL = /^(?:\*\*|__)[^*_\n]+(?:\*\*|__)[:：]?$/u;
+
+/** A bold label, list marker or not: "**Implement fix (if requested)**", "4. **Deep dive**:". */
+export const isLabel = (text: string): boolean => LABEL.test(text.replace(LIST_MARKER, '').trim());
+const indentOf = (text: string): number => /^\s*/.exec(text)![0].length;
+
+/**
+ * Whether `block` ends the section of `heading`: a heading as high, or what is not part of a lead-in or a
+ * document. A lead-in that is itself a list item ("- Look for:", "2. **Deep dive**") holds only what is
+ * nested under it; other lead-ins hold the list, examples or code that follow, list lead-ins included.
+ */
 function endsSection(heading: Block, block: Block): boolean {
   const level = heading.level ?? 1;
+  if (level === LEAD_IN_LEVEL) {
+    if (isListLeadIn(heading)) return !nestedUnder(heading, block);
+    return block.kind === 'heading' ? !isListLeadIn(block) : !introduces(block);
+  }
   if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
-  if (level === LEAD_IN_LEVEL) return !introduces(block);
   return level === SOURCE_LEVEL && (pinnedContent(block) || (block.kind === 'markup' && !!block.tag));
+}
+
+/** A lead-in that is a list item with its marker: "   - Look for:", "4. **Implement fix**". */
+const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);
+
+/** Whether `block` stands indented under the list item `item` (a lead-in whose text holds its marker). */
+function nestedUnder(item: Block, block: Block): boolean {
+  const own = indentOf(item.body);
+  const indent = block.kind === 'prose' ? indentOf(block.prefix) : indentOf(block.body);
+  return indent > own;
 }
 
 /** A block that says something: prose with a kept sentence, or any kept block other than structure. */
@@ -73,14 +97,15 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
   const frames = new Map<Block, Block[]>();
   const headings: Block[] = [];
   const tags: Block[] = [];
-  let leadIn: Block | null = null;
+  const leadIns: Block[] = [];
   for (const block of doc.blocks) {
-    if (leadIn && !introduces(block)) leadIn = null;
+    while (leadIns.length > 0 && endsSection(leadIns[leadIns.length - 1]!, block)) leadIns.pop();
     while (headings.length > 0 && headings[headings.length - 1]!.level === SOURCE_LEVEL && endsSection(headings[headings.length - 1]!, block)) headings.pop();
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
-      if (level === LEAD_IN_LEVEL) leadIn = block;
+      if (level === LEAD_IN_LEVEL) leadIns.push(block);
       else {
+        leadIns.length = 0;
         while (headings.length > 0 && (headings[headings.length - 1]!.level ?? 1) >= level) headings.pop();
         headings.push(block);
       }
@@ -91,9 +116,7 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
       else if (tags[tags.length - 1] === block.tag.partner) tags.pop();
       continue;
     }
-    const own = [...headings, ...tags];
-    if (leadIn) own.push(leadIn);
-    frames.set(block, own);
+    frames.set(block, [...headings, ...tags, ...leadIns]);
   }
   return frames;
 }

@@ -37,7 +37,21 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
+  const position = new Map<Block, number>();
+  doc.blocks.forEach((block, i) => position.set(block, i));
+  let after = 0;
   for (const group of proseGroups(doc)) {
+    // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
+    // the items at its depth, so its own nested items belong to it, not to an item before it.
+    const at = position.get(group[0]!)!;
+    for (let k = after; k < at; k++) {
+      const block = doc.blocks[k]!;
+      if (block.kind !== 'heading') continue;
+      const marker = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.exec(block.body);
+      if (!marker) parents.length = 0;
+      else while (parents.length > 0 && parents[parents.length - 1]!.indent >= marker[1]!.length) parents.pop();
+    }
+    after = position.get(group[group.length - 1]!)! + 1;
     const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
     const listItem = isListItem(group[0]!);

@@ -3,10 +3,14 @@ import { render } from '../../../src/core/doc';
 import { renumberLists } from '../../../src/core/passes/renumber';
 import { parse } from '../helpers';
 
-/** Parses `text`, removes the list items whose text includes one of `drop`, renumbers and renders. */
+/** Parses `text`, removes the list items and lead-ins whose text includes one of `drop`, renumbers and renders. */
 function without(text: string, drop: string[]): string {
   const doc = parse(text);
-  for (const block of doc.blocks) for (const s of block.sentences) if (drop.some((d) => s.pieces.some((p) => p.text.includes(d)))) s.removed = true;
+  for (const block of doc.blocks) {
+    for (const s of block.sentences) if (drop.some((d) => s.pieces.some((p) => p.text.includes(d)))) s.removed = true;
+    // A bold label over nested items is a lead-in (structure): it goes as a whole block.
+    if (block.kind === 'heading' && drop.some((d) => block.body.includes(d))) block.removed = true;
+  }
   renumberLists(doc);
   return render(doc);
 }

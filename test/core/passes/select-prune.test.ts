@@ -13,6 +13,25 @@ const FACTS =
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
 describe('core/passes/select', () => {
+  it('keeps a bold label or a "Look for:" item only with an item nested under it, and a nested item only with its label', () => {
+    const text = [
+      '### Phase 2', '', '1. **Deep dive with traces**', '   - Use the tracing server to fetch the slowest transactions of the last hour.', '   - Look for:',
+      '     - Slow database queries such as N+1 patterns', '     - External calls timing out after 30 seconds', '2. **Examine error analytics**',
+      '   - Correlate errors with deploys of the same day and name the commit.', '3. **Post-incident recommendations**', '   - Suggest monitoring improvements and alert thresholds.',
+      '', '### Phase 3', '', '1. **Locate problematic code**', '   - Open the files named in the stack trace of error E-4021 first.', '   - Cross-reference the code with trace segment names.',
+      '2. **Identify the root cause**', '   - Determine the specific coding issue:', '     - Performance: missing cache, N+1 query, blocking I/O', '     - Errors: null pointer, type mismatch, bad input validation',
+    ].join('\n');
+    const depth = (line: string) => /^\s*/.exec(line)![0].length;
+    for (const budget of ['75%', '60%', '50%', '40%', '30%', '25%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
+      out.forEach((line, i) => {
+        const label = /^\s*(?:\d+\.|-) (?:\*\*[^*]+\*\*|[^:]+:)$/.test(line);
+        if (label) assert.ok(i + 1 < out.length && depth(out[i + 1]!) > depth(line), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
+        if (depth(line) > 0) assert.ok(out.slice(0, i).some((l) => depth(l) < depth(line)), `${budget}: "${line}" has no parent`);
+      });
+    }
+  });
+
   it('without a task, never keeps a sentence that opens with "It"/"They" without the sentence it points back to', () => {
     const text =
       'Our office is in a quiet street near the river in the old town. The cache stores session tokens for a while. ' +
