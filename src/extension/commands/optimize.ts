@@ -14,10 +14,11 @@ import { isUnchanged, placeResult } from '../logic/edges';
 import { formatCount, formatTokens } from '../logic/format';
 import { checkInput, emptyProposalMessage, readonlyReason, severalSelectionsNote } from '../logic/input';
 import { baseUrlProblem, endpointFor, originOf } from '../logic/remote';
-import { droppedRules, engineLabel, summarizeRemovals } from '../logic/review';
+import { engineLabel } from '../logic/review';
 import type { EngineKind } from '../logic/settings';
 import type { CommandDeps } from './index';
 import { optimizeStringLiteral, stringLiteralAtCursor } from './optimizeStringLiteral';
+import { alreadyConcise, refuse, reviewOf } from './outcome';
 
 export interface OptimizeArgs {
   /** Overrides the budget setting (tokens or "N%"). */
@@ -184,18 +185,9 @@ async function present(deps: CommandDeps, engine: EngineKind, request: EngineReq
   const core = await loadCore();
   const countingModel = engine === 'remote' && config.remote.apiVariant === 'A' ? core.DEFAULT_MODEL : request.model;
   const placed = placeResult(result, origin.originalText, (text) => core.countTokens(text, countingModel));
-  if (isUnchanged(origin.originalText, placed.text)) {
-    const message = `Already concise: nothing to shorten in this prompt (${formatTokens(placed.originalTokens)}).`;
-    deps.log.info(message);
-    void vscode.window.showInformationMessage(message);
-    return { status: 'unchanged', message };
-  }
+  if (isUnchanged(origin.originalText, placed.text)) return alreadyConcise(deps, formatTokens(placed.originalTokens));
   const remote = engine === 'remote' ? { origin: originOf(endpointFor(config.remote.baseUrl, config.remote.apiVariant)), apiVariant: config.remote.apiVariant } : undefined;
-  const review = {
-    summary: placed.removed ? summarizeRemovals(placed.removed) : undefined,
-    rulesDropped: droppedRules(placed.removed ?? [], core.statesRule),
-    engine: engineLabel(engine, remote),
-  };
+  const review = reviewOf(core, placed.removed, engineLabel(engine, remote));
   const proposal = await deps.diffs.open({ ...origin, result: placed, review });
   return { status: 'proposed', proposal };
 }
@@ -221,12 +213,6 @@ function failed(deps: CommandDeps, failure: EngineFailureInfo, fallbackOffered: 
   const status = 'status' in failure && failure.status !== undefined ? ` (HTTP ${failure.status}${'code' in failure && failure.code ? ` ${failure.code}` : ''})` : '';
   deps.log.warn(`Optimize failed: ${failure.kind}${status}.`);
   return { status: 'failed', failure, fallbackOffered };
-}
-
-function refuse(deps: CommandDeps, message: string): OptimizeOutcome {
-  deps.log.info(`Optimize refused: ${message}`);
-  void vscode.window.showWarningMessage(message);
-  return { status: 'refused', message };
 }
 
 function browserOrigin(): string | undefined {

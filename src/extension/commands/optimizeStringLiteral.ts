@@ -10,9 +10,11 @@ import { isEngineError } from '../engine/types';
 import { loadCore } from '../lazy';
 import { normalizeBudgetSetting, type BudgetValue } from '../logic/budget';
 import { literalBody, literalCodec } from '../logic/literalCodec';
-import { droppedRules, engineLabel, summarizeRemovals } from '../logic/review';
+import { engineLabel } from '../logic/review';
+import { emptyProposalMessage } from '../logic/input';
 import { findStringLiteral, literalFamily } from '../logic/stringLiterals';
 import type { CommandDeps } from './index';
+import { alreadyConcise, refuse, reviewOf } from './outcome';
 
 export interface LiteralTarget {
   readonly editor: vscode.TextEditor;
@@ -52,21 +54,11 @@ export async function optimizeStringLiteral(deps: CommandDeps, target: LiteralTa
     if (isEngineError(error)) return refuse(deps, error.info.message);
     throw error;
   }
-  if (result.text.trim() === '') return refuse(deps, 'Nothing of this prompt fits the budget in strict mode: raise the budget or use relaxed mode. The text is unchanged.');
+  if (result.text.trim() === '') return refuse(deps, emptyProposalMessage(result.budgetTokens, config.mode));
   const originalText = document.getText(target.range);
   const encoded = target.codec.encode(result.text);
-  if (encoded === originalText) {
-    const message = 'Already concise: nothing to shorten in this prompt.';
-    void vscode.window.showInformationMessage(message);
-    return { status: 'unchanged', message };
-  }
-  const review = { summary: result.removed ? summarizeRemovals(result.removed) : undefined, rulesDropped: droppedRules(result.removed ?? [], core.statesRule), engine: engineLabel('local') };
+  if (encoded === originalText) return alreadyConcise(deps);
+  const review = reviewOf(core, result.removed, engineLabel('local'));
   const proposal = await deps.diffs.open({ document, range: target.range, version, originalText, result: { ...result, text: encoded }, review });
   return { status: 'proposed', proposal };
-}
-
-function refuse(deps: CommandDeps, message: string): OptimizeOutcome {
-  deps.log.info(`Optimize string literal refused: ${message}`);
-  void vscode.window.showWarningMessage(message);
-  return { status: 'refused', message };
 }
