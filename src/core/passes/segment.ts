@@ -68,9 +68,11 @@ function markLeadIns(blocks: Block[]): void {
     const next = blocks[i + 1];
     if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
     const text = sentenceText(block.sentences[0]!);
-    // A list item that is only a bold label over its own nested items ("4. **Implement fix**") titles them.
-    const label = isListItem(block) && isLabel(text) && next.kind === 'prose' && /^\s*/.exec(next.prefix)![0].length > /^\s*/.exec(block.prefix)![0].length;
-    if (!(label || /[:：]$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
+    // A bold label titles what follows ("**mcp.json:**", "**Step 1: Create the directory**"); as a list item
+    // ("4. **Implement fix**") only its own nested items.
+    const nested = next.kind === 'prose' && /^\s*/.exec(next.prefix)![0].length > /^\s*/.exec(block.prefix)![0].length;
+    const label = isLabel(text) && (!isListItem(block) || nested);
+    if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
   });
 }

@@ -4,6 +4,7 @@ import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
+import { isLabel } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {
@@ -101,8 +102,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   return units;
 }
 
-/** "[Doc 1] Refund policy" titles what follows; "[Doc 1] Release notes v4.8.2: Fixed …." is text itself. */
-const isTitle = (text: string): boolean => SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text);
+/**
+ * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
+ * Verify setup**"); "[Doc 1] Release notes v4.8.2: Fixed …." is text itself.
+ */
+const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text)) || isLabel(text);
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.

@@ -13,6 +13,26 @@ const FACTS =
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
 describe('core/passes/select', () => {
+  it('keeps a bold label paragraph ("**mcp.json:**", "**Step 5: Verify setup**") only with what it titles', () => {
+    const text = [
+      '### Critical files', '', '**declarativeAgent.json:**', '- Agent instructions and conversation starters for the whole team', '- Capabilities the agent may use',
+      '', '**mcp.json:**', '- MCP server URL such as https://mcp.example.com/api', '- Authentication reference for OAuth 2.0', '',
+      '**Step 5: Verify setup**', 'After running the script, check that the icons folder holds 120 files.', '',
+      '**Complex business logic**', '```js', '// Progressive tax brackets: 10% up to 10k, 20% above', 'const tax = calc(income);', '```', '',
+      '**Regex patterns**', '```js', '// Email: local part, @, domain with one dot at least', 'const email = /^[^@]+@[^@]+\\.[^@]+$/;', '```', '',
+      'Never commit .env.local to source control.',
+    ].join('\n');
+    for (const budget of ['75%', '60%', '50%', '40%', '30%', '25%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
+      out.forEach((line, i) => {
+        if (!/^\*\*[^*]+\*\*$/.test(line)) return;
+        const next = out[i + 1] ?? '';
+        assert.ok(next && !/^\*\*|^#/.test(next), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
+      });
+      if (out.includes('- MCP server URL such as https://mcp.example.com/api')) assert.equal(out[out.indexOf('- MCP server URL such as https://mcp.example.com/api') - 1], '**mcp.json:**', out.join('\n'));
+    }
+  });
+
   it('keeps a bold label or a "Look for:" item only with an item nested under it, and a nested item only with its label', () => {
     const text = [
       '### Phase 2', '', '1. **Deep dive with traces**', '   - Use the tracing server to fetch the slowest transactions of the last hour.', '   - Look for:',
