@@ -5,7 +5,9 @@ const ABBREVIATIONS = new Set(
   ('mr mrs ms dr prof sr jr st mt ft vs etc e.g i.e eg ie cf al approx ca fig figs no nos vol vols ed eds inc ltd co corp ' +
     'dept univ jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k u.n a.m p.m d.c ph.d b.a m.a est op pp z.b bzw usw ggf ca sr sra ' +
     // Spanish, Portuguese, German, French: "Ferretería Hnos. Villalba", "Av. Paulista", "vgl. Abschnitt 3".
-    'hnos hno sres srta dña dra ud uds pág págs núm aprox av avda cía nr str hr vgl inkl evtl mme mlle cie')
+    'hnos hno sres srta dña dra ud uds pág págs núm aprox av avda cía nr str hr vgl inkl evtl mme mlle cie ' +
+    // "162 Mio. EUR", "EE. UU." (the United States in Spanish), "Jh." (century).
+    'mio mrd tsd jh ee uu')
     .split(' '),
 );
 
@@ -77,8 +79,13 @@ function isHardWrap(text: string, newline: number): boolean {
   return /[\p{Ll},;]/u.test(before) && after !== null && /[\p{Ll}`(]/u.test(after[0]) && !text.startsWith('\n', newline + 1);
 }
 
+// A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".
+const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|dem|einem|einer|eines)\s+\d{1,3}$/iu;
+
 function isAbbreviation(text: string, period: number): boolean {
-  const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, period - 12), period))?.[1] ?? '';
+  const before = text.slice(Math.max(0, period - 16), period);
+  if (ORDINAL.test(before)) return true;
+  const word = /([\p{L}.]+)$/u.exec(before.slice(-12))?.[1] ?? '';
   if (word.length === 1 && /\p{Lu}/u.test(word)) return true; // initials: J. R. R. Tolkien
   return ABBREVIATIONS.has(word.toLowerCase());
 }
