@@ -25,11 +25,12 @@ export class Frames {
   /** Tokens the frames of the units (a unit and the heads it comes with) still cost; none once opened. */
   cost(...units: Unit[]): number {
     let cost = 0;
-    const counted = new Set<Block>();
+    // Units that come together mostly share their frames: count each once (no set for the usual single unit).
+    const counted = units.length > 1 ? new Set<Block>() : null;
     for (const unit of units) {
       for (const frame of this.framesOf(unit)) {
-        if (this.opened.has(frame) || counted.has(frame)) continue;
-        counted.add(frame);
+        if (this.opened.has(frame) || counted?.has(frame)) continue;
+        counted?.add(frame);
         cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
       }
     }
