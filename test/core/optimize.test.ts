@@ -34,6 +34,14 @@ describe('core/optimize', () => {
     assert.deepEqual(r.removed, [{ pass: 'rewrite', kind: 'sentence', text: 'Thanks so much in advance!' }]);
   });
 
+  it('never rewords a retrieved document that answers must cite', () => {
+    const docs = '### Document 1\nID: HR-112\n\nTravel that is not approved in advance is not reimbursable. It does not count as working time.\n\n[Doc 2] Remote work\n\nRemote work is not permitted in the first month.';
+    const text = `You answer from the documents below. Please do not guess.\n\n${docs}\n\n### Question\n\nCan I work remotely?`;
+    const out = optimize({ text, budget: 1000 }).text;
+    assert.ok(out.includes(docs), out);
+    assert.ok(out.includes("Don't guess."), 'the instructions are still reworded');
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

@@ -100,14 +100,31 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
   return end;
 }
 
-/** Material to quote: prose inside a <document>-like tag pair, or a paragraph in quotation marks (a draft). */
+/**
+ * Material to quote: prose inside a <document>-like tag pair, a paragraph in quotation marks (a draft),
+ * and a retrieved document under its title ("### Document 1", "[Doc 2] Refund policy") up to the next
+ * heading as high: answers cite it, so it is never reworded.
+ */
 function markVerbatim(blocks: Block[]): void {
   let depth = 0;
+  let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   for (const block of blocks) {
+    if (block.kind === 'heading') {
+      const level = block.level ?? 1;
+      if (documentLevel && level <= documentLevel) documentLevel = 0;
+      if (DOCUMENT_TITLE.test(block.body.replace(/^\s*#+\s*/, ''))) documentLevel = level;
+      continue;
+    }
     if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name)) depth += block.tag.closing ? -1 : 1;
-    else if (block.kind === 'prose' && (depth > 0 || quoted(block))) block.verbatim = true;
+    else if (block.kind === 'prose') {
+      if (SOURCE_HEADER.test(block.prefix + sentenceText(block.sentences[0]!))) documentLevel = SOURCE_LEVEL;
+      if (depth > 0 || documentLevel || quoted(block)) block.verbatim = true;
+    }
   }
 }
+
+// "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
+const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
 
 const QUOTED = /^["“„«「『][\s\S]*["”“»」』]$/u;
 
