@@ -165,6 +165,10 @@ describe('core/passes/rewrite', () => {
   ];
   for (const [input, expected] of openings) it(`drops the opening hedge of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
+  it('keeps one comma where a parenthetical filler stood between two clauses', () => {
+    assert.equal(rw("I don't need a list of everything that's okay, honestly, it just makes the report longer."), "I don't need a list of everything that's okay, it just makes the report longer.");
+  });
+
   it('takes a parenthetical filler out with both its commas', () => {
     assert.equal(rw('I wrote it, and, honestly, I am terrible at this.'), "I wrote it, and I'm terrible at this.");
     assert.equal(rw('We, honestly, want a short answer.'), 'We want a short answer.');
