@@ -40,6 +40,9 @@ describe('core/optimize', () => {
     const out = optimize({ text, budget: 1000 }).text;
     assert.ok(out.includes(docs), out);
     assert.ok(out.includes("Don't guess."), 'the instructions are still reworded');
+    // An inline document is one paragraph: what follows it is the prompt again.
+    const inline = optimize({ text: '[Doc 1] Release notes v4.8.2: Fixed CSV export. It is not signed.\n\nAnswer with the version only. I hope that makes sense!', budget: 1000 }).text;
+    assert.equal(inline, '[Doc 1] Release notes v4.8.2: Fixed CSV export. It is not signed.\n\nAnswer with the version only.');
   });
 
   it('raises typed errors naming the field', () => {

@@ -108,17 +108,22 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 function markVerbatim(blocks: Block[]): void {
   let depth = 0;
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
+  let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
       if (documentLevel && level <= documentLevel) documentLevel = 0;
       if (DOCUMENT_TITLE.test(block.body.replace(/^\s*#+\s*/, ''))) documentLevel = level;
+      titled = false;
       continue;
     }
     if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name)) depth += block.tag.closing ? -1 : 1;
     else if (block.kind === 'prose') {
-      if (SOURCE_HEADER.test(block.prefix + sentenceText(block.sentences[0]!))) documentLevel = SOURCE_LEVEL;
-      if (depth > 0 || documentLevel || quoted(block)) block.verbatim = true;
+      // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
+      const first = sentenceText(block.sentences[0]!);
+      const source = SOURCE_HEADER.test(block.prefix + first);
+      if (depth > 0 || documentLevel || source || titled || quoted(block)) block.verbatim = true;
+      titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
 }
