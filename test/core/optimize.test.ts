@@ -45,6 +45,12 @@ describe('core/optimize', () => {
     assert.equal(inline, '[Doc 1] Release notes v4.8.2: Fixed CSV export. It is not signed.\n\nAnswer with the version only.');
   });
 
+  it('keeps a draft quoted over several paragraphs as written', () => {
+    const draft = '"To whom it may concern, I am writing to recommend Mei-Lin.\n\nHonestly she was very good, really one of the best.\n\nPlease contact me if you have any questions."';
+    const out = optimize({ text: `Please rewrite my draft below.\n\n${draft}\n\nThanks so much!`, budget: 1000 }).text;
+    assert.equal(out, `Rewrite my draft below.\n\n${draft}`);
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

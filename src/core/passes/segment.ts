@@ -109,6 +109,7 @@ function markVerbatim(blocks: Block[]): void {
   let depth = 0;
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
+  const inQuotation = quotationRuns(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
@@ -122,7 +123,7 @@ function markVerbatim(blocks: Block[]): void {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
       const source = SOURCE_HEADER.test(block.prefix + first);
-      if (depth > 0 || documentLevel || source || titled || quoted(block)) block.verbatim = true;
+      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
@@ -150,6 +151,33 @@ function splitQuotedTails(blocks: Block[]): void {
     blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
   }
 }
+
+/**
+ * Paragraphs of a quotation that spans several (a draft letter: its first paragraph opens the quote,
+ * its last closes it), when the closing mark comes within a few paragraphs of plain prose.
+ */
+function quotationRuns(blocks: readonly Block[]): Set<Block> {
+  const inside = new Set<Block>();
+  const text = (block: Block) => block.sentences.map((s) => sentenceText(s) + s.sep).join('').trim();
+  for (let i = 0; i < blocks.length; i++) {
+    const open = blocks[i]!;
+    if (open.kind !== 'prose' || open.prefix.trim() !== '' || open.sentences.length === 0 || !OPENS_QUOTE.test(text(open)) || CLOSES_QUOTE.test(text(open))) continue;
+    for (let j = i + 1; j < blocks.length && j <= i + MAX_QUOTED_PARAGRAPHS; j++) {
+      const block = blocks[j]!;
+      if (block.kind !== 'prose' || block.prefix.trim() !== '' || OPENS_QUOTE.test(text(block))) break;
+      if (CLOSES_QUOTE.test(text(block))) {
+        for (let k = i; k <= j; k++) inside.add(blocks[k]!);
+        i = j;
+        break;
+      }
+    }
+  }
+  return inside;
+}
+
+const OPENS_QUOTE = /^["“„«「『]/u;
+const CLOSES_QUOTE = /["”“»」』]$/u;
+const MAX_QUOTED_PARAGRAPHS = 12;
 
 function quoted(block: Block): boolean {
   return block.prefix.trim() === '' && block.sentences.length > 0 && isQuotation(block.sentences);
