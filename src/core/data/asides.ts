@@ -9,27 +9,31 @@ const EUROPEAN = [
   '(?:vielen|herzlichen|tausend|lieben)(?:,? vielen| lieben)? dank', 'danke(?: dir| euch| ihnen)?(?: schön| sehr)?', 'ich hoffe,? (?:ihr|du|sie) (?:hattet|hattest|hatten|habt|hast|haben)',
   'ich hoffe,? (?:das|es|die) (?:ist|war|sind) (?:jetzt |so )?(?:verständlich|klar|okay|ok|nicht zu)', 'sorry', 'entschuldig\\p{L}*', 'tut mir leid',
   'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
-  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt',
+  '(?:liebe|viele|beste|herzliche|schöne) grüße', 'mit freundlichen grüßen', 'ich hoffe,? es geht (?:dir|euch|ihnen) gut',
+  'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
-  'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)',
+  'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)', 'espero que (?:estés|esté|estéis) bien', 'un (?:abrazo|saludo)',
+  'no sé si (?:tiene sentido|se entiende)',
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
   'mille mercis', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
-  'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+',
+  'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
+  'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)',
   // Portuguese
   'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
-  'você está salvando',
+  'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
 ];
 const WIDE = [
   // Japanese
   'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
   // Chinese
-  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了',
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有',
 ];
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the

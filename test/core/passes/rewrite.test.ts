@@ -117,6 +117,12 @@ describe('core/passes/rewrite', () => {
     ['各位大佬好，打扰一下，想请教一个问题，先谢谢了！请总结会议记录。说实话我对这块不是很熟，见谅。', '请总结会议记录。'],
     ['Fasse das Protokoll zusammen. Ich hoffe, das ist jetzt nicht zu viel auf einmal.', 'Fasse das Protokoll zusammen.'],
     ["Résume le compte rendu. Si jamais ça peut aider, n'hésitez pas à poser des questions.", 'Résume le compte rendu.'],
+    // Sign-offs and well-wishes of a message.
+    ['Fasse das Protokoll zusammen. Liebe Grüße, Jonas', 'Fasse das Protokoll zusammen.'],
+    ['Resume el acta. Un abrazo.', 'Resume el acta.'],
+    ['Résume le compte rendu. Cordialement,', 'Résume le compte rendu.'],
+    ['Resuma a ata. Desde já agradeço!', 'Resuma a ata.'],
+    ['请总结会议记录。先谢过了！', '请总结会议记录。'],
     // "As I said" restates; "I know it seems obvious" and "hoping it's not too messy" talk about the prompt.
     ['Frag nicht nach Adressen. Das ist wie gesagt echt wichtig wegen Datenschutz und so.', 'Frag nicht nach Adressen.'],
     ["Stockez les montants en centimes. Je sais que ça paraît évident, mais on a déjà eu le cas, donc je préfère le redire.", 'Stockez les montants en centimes.'],
