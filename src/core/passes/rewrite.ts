@@ -40,7 +40,7 @@ export const rewrite: Pass = {
         sentence.removed = true;
         continue;
       }
-      let changed = false;
+      let changed = dropInterjection(sentence.pieces);
       sentence.pieces.forEach((piece, i) => {
         if (piece.locked) return;
         // Again until stable: removing "really" can complete "it would be great if you could".
@@ -198,8 +198,29 @@ function isAsideClause(clause: string): boolean {
   return rest !== clause && rest.replace(/[\s\p{P}]/gu, '').length <= 4;
 }
 
+const INTERJECTION = /^\W*(?:sorry|thanks|thank you)\s*[,!.:;—–-]+\s*(?:(?:but|and|so)\s+)?/i;
+const MIN_CLAUSE_WORDS = 4;
+
+/** "Sorry, the server crashes on large uploads." → "The server crashes on large uploads." */
+function dropInterjection(pieces: Piece[]): boolean {
+  const first = pieces[0];
+  const said = first && !first.locked ? INTERJECTION.exec(first.text) : null;
+  if (!said) return false;
+  const rest = first!.text.slice(said[0].length);
+  const words = (rest + pieces.slice(1).map((p) => p.text).join('')).split(/\s+/).filter(Boolean).length;
+  if (words < MIN_CLAUSE_WORDS || !/^\p{L}/u.test(rest)) return false;
+  pieces[0] = { ...first!, text: upperFirst(rest) };
+  return true;
+}
+
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
   if (!ASIDE.test(text) || ASIDE_GUARD.test(text)) return false;
+  // "Sorry, the server crashes on large uploads.": the apology opens a sentence that says something.
+  const said = INTERJECTION.exec(text);
+  if (said) {
+    const rest = text.slice(said[0].length);
+    if (!ASIDE.test(rest) && rest.split(/\s+/).filter(Boolean).length >= MIN_CLAUSE_WORDS) return false;
+  }
   return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$)/i.test(text);
 }

@@ -197,7 +197,10 @@ describe('core/passes/rewrite', () => {
     ['Fix the bug. Hey, sorry to bother you with this, it is probably something silly.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
     ['Let me know the total in EUR.', 'Let me know the total in EUR.'],
-    ['Sorry, but never share the password.', 'Sorry, but never share the password.'],
+    // An apology or thanks in front of what the sentence says goes alone; the sentence stays.
+    ['Sorry, but never share the password.', 'Never share the password.'],
+    ['Fix the handler. Sorry, the server crashes on large uploads.', 'Fix the handler. The server crashes on large uploads.'],
+    ['Fix it. Sorry for the long message.', 'Fix it.'],
     ['I hope the answer has at most 3 bullet points.', 'I hope the answer has at most 3 bullet points.'],
   ];
   for (const [input, expected] of asides) {
