@@ -158,14 +158,15 @@ function splitQuotedTails(blocks: Block[]): void {
  */
 function quotationRuns(blocks: readonly Block[]): Set<Block> {
   const inside = new Set<Block>();
-  const text = (block: Block) => block.sentences.map((s) => sentenceText(s) + s.sep).join('').trim();
+  const opens = (block: Block) => block.sentences.length > 0 && OPENS_QUOTE.test(sentenceText(block.sentences[0]!));
+  const closes = (block: Block) => block.sentences.length > 0 && CLOSES_QUOTE.test(sentenceText(block.sentences[block.sentences.length - 1]!));
   for (let i = 0; i < blocks.length; i++) {
     const open = blocks[i]!;
-    if (open.kind !== 'prose' || open.prefix.trim() !== '' || open.sentences.length === 0 || !OPENS_QUOTE.test(text(open)) || CLOSES_QUOTE.test(text(open))) continue;
+    if (open.kind !== 'prose' || open.prefix.trim() !== '' || !opens(open) || closes(open)) continue;
     for (let j = i + 1; j < blocks.length && j <= i + MAX_QUOTED_PARAGRAPHS; j++) {
       const block = blocks[j]!;
-      if (block.kind !== 'prose' || block.prefix.trim() !== '' || OPENS_QUOTE.test(text(block))) break;
-      if (CLOSES_QUOTE.test(text(block))) {
+      if (block.kind !== 'prose' || block.prefix.trim() !== '' || opens(block)) break;
+      if (closes(block)) {
         for (let k = i; k <= j; k++) inside.add(blocks[k]!);
         i = j;
         break;
