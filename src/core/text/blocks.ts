@@ -78,6 +78,8 @@ class Scanner {
   private readonly ends: readonly number[];
   private readonly hasKeep: boolean;
   private readonly lastKeepClose: number;
+  /** "</keep>" lines that close a span opened inside a line of text ("1. item <keep>"): no boundary. */
+  private inlineKeepCloses: ReadonlySet<number> = new Set();
   /**
    * Per line, the first line at or after it that ends any block before it (a tag line, <keep>, a
    * table led by `|`), and the first that may open a block running past such a line (see SPANNER).
@@ -114,6 +116,7 @@ class Scanner {
     }
     this.hasKeep = text.includes('keep>');
     this.lastKeepClose = this.hasKeep ? text.lastIndexOf('</keep>') : -1;
+    if (this.hasKeep) this.inlineKeepCloses = inlineKeepCloses(this.state.lineMax, (k) => this.line(k));
     const count = this.state.lineMax + 1;
     this.boundaries = new Int32Array(count + 1).fill(count);
     this.spanners = new Int32Array(count + 1).fill(count);
@@ -396,7 +399,7 @@ class Scanner {
     const c = this.firstChar(k);
     if (c === 0x3c) {
       const t = this.line(k);
-      return TAG_LINE.test(t) || KEEP_OPEN.test(t);
+      return (TAG_LINE.test(t) && !this.inlineKeepCloses.has(k)) || KEEP_OPEN.test(t);
     }
     return c === 0x7c && startsTable(this.line, k, this.state.lineMax);
   }
@@ -487,6 +490,24 @@ class Scanner {
     this.out.push({ kind, start, contentStart, end: this.ends[b - 1]! });
     this.next = b;
   }
+}
+
+/** The lines "</keep>" alone that close a <keep> opened inside a line of text, not at its start. */
+function inlineKeepCloses(lines: number, line: LineAt): Set<number> {
+  const closes = new Set<number>();
+  let open = 0;
+  for (let k = 0; k < lines; k++) {
+    const t = line(k);
+    if (!t.includes('keep>')) continue;
+    if (open > 0 && TAG_LINE.test(t) && /<\/keep>/.test(t)) {
+      closes.add(k);
+      open--;
+      continue;
+    }
+    if (KEEP_OPEN.test(t) || /^\s*\|/.test(t)) continue; // a <keep> block of its own lines; a table row
+    open = Math.max(0, open + keepBalance(t));
+  }
+  return closes;
 }
 
 function keepBalance(line: string): number {

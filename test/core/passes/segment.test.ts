@@ -28,6 +28,12 @@ describe('core/passes/segment', () => {
     assert.equal(doc.blocks[1]!.body, '```python\nprint("no closing fence")\nmore code');
   });
 
+  it('protects a <keep> span opened inside a list item and closed on a line of its own', () => {
+    const doc = parse('1. numbered item <keep>\nDo   not   touch.\n</keep>');
+    assert.equal(doc.blocks.length, 1);
+    assert.ok(doc.blocks[0]!.sentences.some((s) => s.pieces.some((p) => p.locked && p.text.includes('Do   not   touch.'))));
+  });
+
   it('removes <keep> markers from the output but keeps their content', () => {
     assert.equal(render(parse('<keep>\nExact words.\n</keep>')), 'Exact words.');
     assert.equal(render(parse('Say <keep>exactly this</keep> please.')), 'Say exactly this please.');
