@@ -151,15 +151,21 @@ export function wordEditable(doc: Doc, mode: Mode): Sentence[] {
 
 function renderBlock(block: Block): string {
   if (block.kind !== 'prose') return block.body;
-  const kept = block.sentences.filter((s) => !s.removed && sentenceText(s).length > 0);
-  if (kept.length === 0) return '';
-  let text = block.prefix;
-  kept.forEach((sentence, i) => {
-    text += sentenceText(sentence);
+  let text = '';
+  let pending: string | null = null; // the separator owed before the next kept sentence
+  for (const sentence of block.sentences) {
+    const own = sentenceText(sentence);
+    if (sentence.removed || own.length === 0) {
+      // A line break among the separators of what went stays: a transcript keeps one turn per line.
+      if (pending !== null && sentence.sep.includes('\n') && !pending.includes('\n')) pending = sentence.sep;
+      continue;
+    }
+    if (pending !== null) text += pending;
+    text += own;
     // The separator as written: CJK sentences join with none, and must not gain one.
-    if (i < kept.length - 1) text += sentence.sep || (endsWide(sentenceText(sentence)) ? '' : ' ');
-  });
-  return text;
+    pending = sentence.sep || (endsWide(own) ? '' : ' ');
+  }
+  return text === '' ? '' : block.prefix + text;
 }
 
 /** Ends with a full-width mark or CJK character, after which scripts without spaces need none. */

@@ -158,6 +158,12 @@ describe('core/text/blocks', () => {
     assert.equal(render(parse(text)), text);
   });
 
+  it('keeps the line break of a sentence that went: one transcript turn per line', () => {
+    const doc = parse('Regina: Bom, vamos começar. Estão aqui eu e o Jorge. A Luana avisou que não vinha.\nCarlos: Primeiro ponto, a reforma.');
+    for (const s of doc.blocks[0]!.sentences) if (sentenceText(s).startsWith('A Luana')) s.removed = true;
+    assert.equal(render(doc), 'Regina: Bom, vamos começar. Estão aqui eu e o Jorge.\nCarlos: Primeiro ponto, a reforma.');
+  });
+
   it('drops a thematic break whose text went: no run of breaks, none opening or closing the output', () => {
     const doc = parse('Intro that goes.\n\n---\n\n# A\n\nText one.\n\n---\n\nGoes too.\n\n---\n\n## C\n\nText three.\n\n---\n\nGone at the end.');
     for (const block of doc.blocks) if (block.sentences.some((s) => /goes|Gone/i.test(sentenceText(s)))) block.removed = true;
