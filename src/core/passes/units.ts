@@ -106,7 +106,14 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
  * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
  * Verify setup**"); "[Doc 1] Release notes v4.8.2: Fixed …." is text itself.
  */
-const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text)) || isLabel(text);
+const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text)) || isLabel(text) || isCapitalTitle(text);
+
+/** A clause title in capitals opening its paragraph: "CLÁUSULA SEGUNDA – DO PRAZO.", "SECTION 4. PAYMENT." */
+function isCapitalTitle(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 6 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && text.split(/\s+/).length <= MAX_TITLE_WORDS;
+}
+const MAX_TITLE_WORDS = 12;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.

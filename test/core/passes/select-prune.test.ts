@@ -13,6 +13,19 @@ const FACTS =
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
 describe('core/passes/select', () => {
+  it('keeps a clause title in capitals only with its clause text', () => {
+    const text = [
+      'Extract the rent and the deposit from the lease below.', '',
+      'CLÁUSULA SEGUNDA – DO PRAZO. A locação terá o prazo de 30 (trinta) meses, com início em 1º de fevereiro de 2024.', '',
+      'CLÁUSULA TERCEIRA – DO ALUGUEL. O aluguel mensal é de R$ 3.450,00, pago até o dia 5 de cada mês.', '',
+      'CLÁUSULA QUINTA – DA GARANTIA. A LOCATÁRIA presta caução de 3 (três) aluguéis.',
+    ].join('\n');
+    for (const budget of ['80%', '60%', '40%', '25%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      for (const line of out.split('\n')) assert.ok(!/^CLÁUSULA [^.]+\.$/.test(line.trim()), `${budget}: a title over nothing\n${out}`);
+    }
+  });
+
   it('keeps a bold label paragraph ("**mcp.json:**", "**Step 5: Verify setup**") only with what it titles', () => {
     const text = [
       '### Critical files', '', '**declarativeAgent.json:**', '- Agent instructions and conversation starters for the whole team', '- Capabilities the agent may use',
