@@ -110,8 +110,9 @@ const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?�
 
 /** A clause title in capitals opening its paragraph: "CLÁUSULA SEGUNDA – DO PRAZO.", "SECTION 4. PAYMENT." */
 function isCapitalTitle(text: string): boolean {
+  // Only cased letters (a Chinese sentence with "NFL" in it is no title), every one a capital.
   const letters = text.replace(/[^\p{L}]/gu, '');
-  return letters.length >= 6 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && text.split(/\s+/).length <= MAX_TITLE_WORDS;
+  return letters.length >= 6 && /^\p{Lu}+$/u.test(letters) && text.split(/\s+/).length <= MAX_TITLE_WORDS;
 }
 const MAX_TITLE_WORDS = 12;
 

@@ -26,6 +26,11 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads a Chinese sentence with a Latin acronym as text, not as a title its paragraph depends on', () => {
+    const text = 'NFL的超级碗第五十届比赛在二零一六年举行并由CBS转播。比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。丹佛野马队赢得了比赛。';
+    assert.equal(optimize({ text, budget: 25, mode: 'strict', task: '比赛在哪个体育场举行？' }).text, '比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。');
+  });
+
   it('keeps a bold label paragraph ("**mcp.json:**", "**Step 5: Verify setup**") only with what it titles', () => {
     const text = [
       '### Critical files', '', '**declarativeAgent.json:**', '- Agent instructions and conversation starters for the whole team', '- Capabilities the agent may use',
