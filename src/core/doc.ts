@@ -84,7 +84,11 @@ export interface Doc {
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
 /** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
-export const isListItem = (block: Block): boolean => /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.test(block.prefix);
+/** A list marker with its indentation: "- ", "  2. ", "b) ". */
+export const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
+export const isListItem = (block: Block): boolean => LIST_MARKER.test(block.prefix);
+/** The width of the whitespace that opens `text`: a list item's depth. */
+export const indentOf = (text: string): number => /^\s*/.exec(text)![0].length;
 
 /** Blocks kept or dropped whole whose loss breaks the budget promise in strict mode (soft limit). */
 export const isProtected = (block: Block): boolean => block.kind !== 'prose' && block.kind !== 'example' && !isStructural(block);

@@ -1,4 +1,4 @@
-import { isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { indentOf, isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
@@ -70,7 +70,7 @@ function markLeadIns(blocks: Block[]): void {
     const text = sentenceText(block.sentences[0]!);
     // A bold label titles what follows ("**mcp.json:**", "**Step 1: Create the directory**"); as a list item
     // ("4. **Implement fix**") only its own nested items.
-    const nested = next.kind === 'prose' && /^\s*/.exec(next.prefix)![0].length > /^\s*/.exec(block.prefix)![0].length;
+    const nested = next.kind === 'prose' && indentOf(next.prefix) > indentOf(block.prefix);
     const label = isLabel(text) && (!isListItem(block) || nested);
     if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);

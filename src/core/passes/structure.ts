@@ -1,4 +1,4 @@
-import { isListItem, isStructural, type Block, type Doc } from '../doc';
+import { indentOf, isListItem, isStructural, LIST_MARKER, type Block, type Doc } from '../doc';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
@@ -12,12 +12,10 @@ export const introduces = (block: Block): boolean =>
 /** Pinned content (the final question after the documents) belongs to no document. */
 const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));
 
-const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
 const LABEL = /^(?:\*\*|__)[^*_\n]+(?:\*\*|__)[:：]?$/u;
 
 /** A bold label, list marker or not: "**Implement fix (if requested)**", "4. **Deep dive**:". */
 export const isLabel = (text: string): boolean => LABEL.test(text.replace(LIST_MARKER, '').trim());
-const indentOf = (text: string): number => /^\s*/.exec(text)![0].length;
 
 /**
  * Whether `block` ends the section of `heading`: a heading as high, or what is not part of a lead-in or a
@@ -35,7 +33,7 @@ function endsSection(heading: Block, block: Block): boolean {
 }
 
 /** A lead-in that is a list item with its marker: "   - Look for:", "4. **Implement fix**". */
-const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);
+export const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);
 
 /** Whether `block` stands indented under the list item `item` (a lead-in whose text holds its marker). */
 function nestedUnder(item: Block, block: Block): boolean {

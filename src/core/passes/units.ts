@@ -1,10 +1,10 @@
-import { isFixedSentence, isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { indentOf, isFixedSentence, isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
-import { isLabel } from './structure';
+import { isLabel, isListLeadIn } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {
@@ -48,15 +48,14 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
       if (block.kind !== 'heading') continue;
-      const marker = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/.exec(block.body);
-      if (!marker) parents.length = 0;
-      else while (parents.length > 0 && parents[parents.length - 1]!.indent >= marker[1]!.length) parents.pop();
+      if (!isListLeadIn(block)) parents.length = 0;
+      else while (parents.length > 0 && parents[parents.length - 1]!.indent >= indentOf(block.body)) parents.pop();
     }
     after = position.get(group[group.length - 1]!)! + 1;
     const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
     const listItem = isListItem(group[0]!);
-    const indent = /^\s*/.exec(group[0]!.prefix)![0].length;
+    const indent = indentOf(group[0]!.prefix);
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
     const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
