@@ -182,9 +182,10 @@ export function render(doc: Doc): string {
   // first item keeps its blank line before the second.
   let gap = '';
   const blocks = doc.blocks;
+  const stray = strayRules(blocks);
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
-    const text = block.removed || isStraySpacer(blocks, i) || isStrayRule(blocks, i) ? '' : renderBlock(block);
+    const text = block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block);
     if (text === '') {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
@@ -214,19 +215,23 @@ function isStraySpacer(blocks: readonly Block[], i: number): boolean {
 }
 
 /**
- * A thematic break ("---") that separated text that went: nothing kept between it and the break (or the
- * start) before it, or nothing kept after it. A run of them is no separator, and a break that opens
- * the output would read as front matter.
+ * The thematic breaks ("---") that separated text that went: nothing kept between one and the break (or
+ * the start) before it, or nothing kept after it. A run of them is no separator, and a break that opens
+ * the output would read as front matter. One pass forward, then the last block.
  */
-function isStrayRule(blocks: readonly Block[], i: number): boolean {
-  if (!isRule(blocks[i]!)) return false;
-  let before = i - 1;
-  while (before >= 0 && (isGone(blocks[before]!) || isStrayRule(blocks, before))) before--;
-  let after = i + 1;
-  while (after < blocks.length && isGone(blocks[after]!)) after++;
-  const wentBefore = before < i - 1;
-  const wentAfter = after > i + 1;
-  return (wentBefore && (before < 0 || isRule(blocks[before]!))) || (wentAfter && after === blocks.length);
+function strayRules(blocks: readonly Block[]): Set<Block> {
+  const stray = new Set<Block>();
+  let previous: Block | undefined; // the last block written
+  let went = false; // whether something went since it
+  for (const block of blocks) {
+    if (isGone(block)) went = true;
+    else if (isRule(block) && went && (!previous || isRule(previous))) stray.add(block);
+    else (previous = block), (went = false);
+  }
+  let last = blocks.length - 1;
+  while (last >= 0 && isGone(blocks[last]!)) last--;
+  if (last >= 0 && last < blocks.length - 1 && isRule(blocks[last]!)) stray.add(blocks[last]!);
+  return stray;
 }
 
 const isRule = (block: Block): boolean => block.kind === 'markup' && /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(block.body);
