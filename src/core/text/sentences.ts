@@ -80,7 +80,7 @@ function isHardWrap(text: string, newline: number): boolean {
 }
 
 // A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".
-const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|dem|einem|einer|eines)\s+\d{1,3}$/iu;
+const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines)\s+\d{1,3}$/iu;
 
 function isAbbreviation(text: string, period: number): boolean {
   const before = text.slice(Math.max(0, period - 16), period);
