@@ -132,7 +132,10 @@ function markVerbatim(blocks: Block[]): void {
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
 
-const QUOTED = /^["“„«「『][\s\S]*["”“»」』]$/u;
+// The marks that open and close a quotation, in the scripts the product reads.
+const OPENING_MARK = '["“„«「『]';
+const CLOSING_MARK = '["”“»」』]';
+const QUOTED = new RegExp(`^${OPENING_MARK}[\\s\\S]*${CLOSING_MARK}$`, 'u');
 
 /**
  * "My draft:" and, on the next line, the draft in quotation marks: two blocks, so that the quote is
@@ -176,8 +179,8 @@ function quotationRuns(blocks: readonly Block[]): Set<Block> {
   return inside;
 }
 
-const OPENS_QUOTE = /^["“„«「『]/u;
-const CLOSES_QUOTE = /["”“»」』]$/u;
+const OPENS_QUOTE = new RegExp(`^${OPENING_MARK}`, 'u');
+const CLOSES_QUOTE = new RegExp(`${CLOSING_MARK}$`, 'u');
 const MAX_QUOTED_PARAGRAPHS = 12;
 
 function quoted(block: Block): boolean {
