@@ -55,6 +55,8 @@ export interface Block {
   sepBefore: string;
   /** Prose only: list marker, quote marker or indentation kept in front of the text. */
   prefix: string;
+  /** Prose only: the closing quotation mark of a paragraph in quotation marks, kept after the text. */
+  suffix?: string;
   /** Non-prose blocks: the exact text to emit. */
   readonly body: string;
   readonly sentences: Sentence[];
@@ -169,7 +171,7 @@ function renderBlock(block: Block): string {
     // The separator as written: CJK sentences join with none, and must not gain one.
     pending = sentence.sep || (endsWide(own) ? '' : ' ');
   }
-  return text === '' ? '' : block.prefix + text;
+  return text === '' ? '' : block.prefix + text + (block.suffix ?? '');
 }
 
 /** Ends with a full-width mark or CJK character, after which scripts without spaces need none. */
@@ -249,7 +251,7 @@ export function estimateTokens(doc: Doc): number {
       blockTokens = 0;
       for (const sentence of block.sentences) if (!sentence.removed) blockTokens += sentence.tokens;
       if (blockTokens === 0) continue;
-      blockTokens += block.prefix.trim() ? 1 : 0;
+      blockTokens += (block.prefix.trim() ? 1 : 0) + (block.suffix ? 1 : 0);
     }
     total += blockTokens + (first ? 0 : 1);
     first = false;

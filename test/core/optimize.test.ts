@@ -51,6 +51,20 @@ describe('core/optimize', () => {
     assert.equal(out, `Rewrite my draft below.\n\n${draft}`);
   });
 
+  it('drops a sentence of a quoted draft, not the whole draft, when the draft alone is over budget', () => {
+    const draft =
+      '"Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January and nobody came. It is really cold and I have a baby. ' +
+      'I want it fixed by Friday 2 February or I will contact the housing team. Thanks, Dana"';
+    const text = `Rewrite my email to my landlord so it sounds firm but polite.\n\nMy draft:\n${draft}`;
+    const r = optimize({ text, budget: '70%', mode: 'strict' });
+    assert.ok(r.optimizedTokens <= r.budgetTokens, r.text);
+    // The draft keeps its quotation marks and its words as written, less a sentence or two.
+    const quote = /"[^"]+"/.exec(r.text)?.[0] ?? '';
+    assert.ok(quote.length > 40, r.text);
+    assert.ok(draft.includes(quote.slice(1, -1).split(/(?<=[.?]) /)[0]!), r.text);
+    assert.ok(r.text.startsWith('Rewrite my email'), r.text);
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

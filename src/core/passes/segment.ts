@@ -40,6 +40,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   pairTagBlocks(blocks);
   splitQuotedTails(blocks);
   markVerbatim(blocks);
+  openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
   markLeadIns(blocks);
   pinRequests(blocks, english);
@@ -182,6 +183,28 @@ function quotationRuns(blocks: readonly Block[]): Set<Block> {
 const OPENS_QUOTE = new RegExp(`^${OPENING_MARK}`, 'u');
 const CLOSES_QUOTE = new RegExp(`${CLOSING_MARK}$`, 'u');
 const MAX_QUOTED_PARAGRAPHS = 12;
+
+/**
+ * A paragraph in quotation marks (a draft to rewrite) is read as one literal: its marks move to the
+ * block's prefix and suffix and its sentences become units of their own, so that a tight budget drops a
+ * sentence of the draft rather than the whole of it. Its words stay as written (it is verbatim).
+ */
+function openQuotations(blocks: readonly Block[], english: boolean, tokenizer: Tokenizer): void {
+  for (const block of blocks) {
+    if (block.kind !== 'prose' || !block.verbatim || block.sentences.length !== 1 || !quoted(block)) continue;
+    const [sentence] = block.sentences as [Sentence];
+    if (sentence.pieces.length !== 1 || !sentence.pieces[0]!.locked || sentence.userKept) continue;
+    const text = sentenceText(sentence);
+    const inner = text.slice(1, -1);
+    const sentences = splitSentences(inner, english, tokenizer, (from, to) => tokenizer.count(inner.slice(from, to)));
+    if (sentences.length < 2) continue;
+    sentences[sentences.length - 1]!.sep += sentence.sep;
+    for (const s of sentences) s.pinned = sentence.pinned;
+    block.prefix += text[0];
+    block.suffix = text[text.length - 1];
+    block.sentences.splice(0, 1, ...sentences);
+  }
+}
 
 function quoted(block: Block): boolean {
   return block.prefix.trim() === '' && block.sentences.length > 0 && isQuotation(block.sentences);

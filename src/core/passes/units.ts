@@ -2,6 +2,7 @@ import { indentOf, isFixedSentence, isListItem, sentenceText, type Block, type D
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
+import { isMeta } from '../scoring/rules';
 import { terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
 import { isLabel, isListLeadIn } from './structure';
@@ -86,6 +87,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         if (!withTask && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+        // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
+        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isMeta(sentenceText(sentence))) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
         units.push(whole);
         previous = units[units.length - 1];

@@ -143,11 +143,12 @@ describe('core/passes/select', () => {
       "Don't add any legal claims I didn't make.",
     ].join('\n');
     const schema = 'I need the products to restock at our hardware store, per warehouse. We use MySQL 8. The tables are these:\n\n```sql\nCREATE TABLE stock (sku_id INT, warehouse_id INT, qty INT);\n```\n\nOnly products with active = 1.';
-    for (const [text, announcer, material] of [[draft, 'My draft:', 'Hi Mr. Okafor'], [schema, 'The tables are these:', 'CREATE TABLE']] as const)
+    // The draft may lose a sentence or two; what is kept of it stands in its quotation marks.
+    for (const [text, announcer, material] of [[draft, 'My draft:', /My draft:\n"(?:Hi|I want)[^"]+"/], [schema, 'The tables are these:', /CREATE TABLE/]] as const)
       for (const mode of ['strict', 'relaxed'] as const)
         for (let share = 20; share <= 100; share += 10) {
           const out = optimize({ text, budget: `${share}%`, mode }).text;
-          if (out.includes(announcer)) assert.ok(out.includes(material), `${mode} ${share}%: ${out}`);
+          if (out.includes(announcer)) assert.match(out, material, `${mode} ${share}%: ${out}`);
         }
   });
 

@@ -27,7 +27,7 @@ describe('core/scoring/rules', () => {
       "I hope that's enough to go on.";
     const ranked = rankSentences(segment(text, '', tokenizerFor('o200k_base')));
     const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).includes(start))!.score;
-    assert.ok(score('"Hi Mr. Okafor') > 0, 'the draft opens with a greeting but is the material');
+    assert.ok(score('Hi Mr. Okafor') > 0, 'the draft opens with a greeting but is the material');
     assert.ok(score('Thanks, Dana') > 0, "the draft's sign-off is part of it");
     assert.ok(score("I hope that's enough") < 0, 'the closing hope is about the prompt');
   });
