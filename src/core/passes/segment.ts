@@ -372,7 +372,7 @@ function splitSentences(content: string, english: boolean, tokenizer: Tokenizer,
       const pieces = toPieces(content, from, to, spans);
       const text = pieces.length === 1 ? pieces[0]!.text : pieces.map((piece) => piece.text).join('');
       if (sentences.length > 0) sentences[sentences.length - 1]!.sep += content.slice(start, from);
-      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: text.length === to - from ? countContent(from, to) : tokenizer.count(text), instruction: english && isInstruction(text), userKept: pieces.some((p) => p.kept), score: 1 });
+      sentences.push({ pieces, sep: content.slice(to, end), removed: false, tokens: text.length === to - from ? countContent(from, to) : tokenizer.count(text), instruction: isInstruction(text, english), userKept: pieces.some((p) => p.kept), score: 1 });
     } else if (sentences.length > 0) {
       sentences[sentences.length - 1]!.sep += content.slice(start, end);
     }

@@ -51,7 +51,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // introduces: the list carries the lead-in's value.
     const leadIn = frames.leadIn(unit);
     // A bold label ("4. **Implement fix (if requested)**") titles its items; it asks nothing of them.
-    if (leadIn && !isLabel(leadIn.body)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (doc.english && isInstruction(leadIn.body) ? TASK_LEAD_IN : 0);
+    if (leadIn && !isLabel(leadIn.body)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (isInstruction(leadIn.body, doc.english) ? TASK_LEAD_IN : 0);
     const kept = unit.sentences!.some(isFixedSentence);
     add(unit, kept, kept || unit.sentences!.some((s) => s.request));
   }

@@ -64,23 +64,26 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
   const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
+  // An imperative inside quoted material (a manual to translate, a document's "Keep the receipt") is
+  // the material's, not an instruction to the model.
+  const instructs = (r: RankedSentence) => !!r.sentence.instruction && !r.material;
   let lastInstruction = -1;
-  ranked.forEach((r, i) => { if (r.sentence.instruction) lastInstruction = i; });
+  ranked.forEach((r, i) => { if (instructs(r)) lastInstruction = i; });
   // Topic sentences lead the paragraphs of a text to read (an article, a report); a prompt, with its
   // rules, role or request, has its value in those.
-  const narrative = ranked.every((r) => !r.sentence.instruction && !r.inList && !r.sentence.pinned && !r.sentence.request);
+  const narrative = ranked.every((r) => !instructs(r) && !r.inList && !r.sentence.pinned && !r.sentence.request);
   // The prompt's task: its first instruction other than the role ("Read the lease and list …").
-  const taskStatement = ranked.findIndex((r) => r.sentence.instruction && !r.sentence.pinned && !r.inList);
+  const taskStatement = ranked.findIndex((r) => instructs(r) && !r.sentence.pinned && !r.inList);
   ranked.forEach((r, i) => {
     const structure =
-      (r.sentence.instruction ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
+      (instructs(r) ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
     if (relevance) {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
-      const rule = r.sentence.instruction || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : 0;
+      const rule = instructs(r) || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : 0;
       const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };

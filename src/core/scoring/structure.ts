@@ -1,3 +1,5 @@
+import { isForeignInstruction } from './instructions-intl';
+
 // Verbs that open an instruction to the model ("Write…", "Never…", "Act as…").
 const IMPERATIVE_OPENERS = new Set(
   ('act add answer apply ask avoid be begin call change check choose classify compare consider convert correct create define ' +
@@ -24,8 +26,9 @@ const WANTED = /^[^\p{L}]*what i(?:'d| would)? (?:like|need|want|am after|'m aft
 // A label in front of an instruction: "Rules: use the informal "du" …", "Important: never …".
 const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}:\s+(?=\S)/u;
 
-/** An instruction to the model rather than content about the world. */
-export function isInstruction(original: string): boolean {
+/** An instruction to the model rather than content about the world, in English or (see instructions-intl) not. */
+export function isInstruction(original: string, english = true): boolean {
+  if (!english) return isForeignInstruction(original);
   const label = LABEL.exec(original);
   return opensInstruction(original) || (label !== null && opensInstruction(original.slice(label[0].length)));
 }

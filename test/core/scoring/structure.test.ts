@@ -26,4 +26,22 @@ describe('core/scoring/structure', () => {
     'What they wanted was a faster release: the team shipped in March.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
+
+  // The other languages the product reads: imperatives, rules put to "du"/"vous", Chinese and Japanese
+  // request forms. Narrative that opens with "Nur", "Solo", "Da", "Se", "只有" or "用户" is no instruction.
+  const foreign = [
+    'Antworte immer auf Deutsch.', 'Verwenden Sie keine Abkürzungen.', 'Rechnet die Summe mit zwei Nachkommastellen aus.',
+    'Im Code verwendest du nur die Standardbibliothek.', 'Responde en español y en tres frases como máximo.', 'Devuélvelo en formato JSON.',
+    'No uses tablas.', 'Que no pase de 100 palabras.', 'Ne modifiez jamais le fichier de configuration.', 'Terminez par une question.',
+    'Pas de nouvelle dépendance.', 'Não invente dados.', 'Responda apenas com o JSON.', '请用中文回答。', '不要修改表结构。',
+    '出力はJSONのみで返してください。', '必ず敬語で答えること。', 'Format: utilisez des puces.',
+  ];
+  for (const sentence of foreign) it(`reads ${JSON.stringify(sentence)} as an instruction outside English`, () => assert.ok(isInstruction(sentence, false)));
+
+  const foreignContent = [
+    'Nur wenige Arten wurden bisher beschrieben.', 'Da der Fluss breit ist, wird er oft befahren.', 'Solo se conocen tres ejemplares.',
+    'Se construyó en 1920.', 'De 1920 a 1930 la ciudad creció.', 'Le musée ne ferme jamais.', 'Tên của nó có nghĩa là lược.',
+    '只有 100 种被确认。', '用户数据报协议是一个例子。', '请愿书通过了投票。', 'この川は全長1,230キロメートルである。', 'Sei lá, acho que sim.',
+  ];
+  for (const sentence of foreignContent) it(`reads ${JSON.stringify(sentence)} as content outside English`, () => assert.ok(!isInstruction(sentence, false)));
 });
