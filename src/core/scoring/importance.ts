@@ -3,7 +3,7 @@ import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { wordInformation } from './information';
-import { metaPenalty, ruleValue } from './rules';
+import { metaPenalty, ruleValue, specificity } from './rules';
 
 /** A prose sentence with where it stands, for ranking. */
 export interface RankedSentence {
@@ -89,7 +89,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
-      r.score = 0.4 * information[i]! + 0.35 * structure + lead + ruleValue(texts[i]!, r.sentence, r.material) - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+      // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
+      const rule = narrative ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence, r.material);
+      r.score = 0.4 * information[i]! + 0.35 * structure + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
     }
     r.sentence.score = r.score;
   });

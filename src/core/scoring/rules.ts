@@ -100,10 +100,23 @@ export function ruleValue(text: string, sentence: Sentence | number, material = 
   return isMeta(text, scanned) ? 0 : computeRule(text, scanned, sentence);
 }
 
+/**
+ * The part of ruleValue that says how specific a sentence is, without its constraint: a text to read
+ * (an article) has no rules, and its "not" or "only" tells nothing of its value.
+ */
+export function specificity(text: string, sentence: Sentence): number {
+  return signals(sentence, text).specific;
+}
+
+const CONSTRAINT_VALUE = 0.6;
+
 function computeRule(text: string, scanned: readonly string[], literals: number): number {
-  const constraint = hasConstraint(text, scanned) ? 0.6 : 0;
+  return (hasConstraint(text, scanned) ? CONSTRAINT_VALUE : 0) + computeSpecific(text, literals);
+}
+
+function computeSpecific(text: string, literals: number): number {
   const { codes, names } = specifics(text);
-  return constraint + 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
+  return 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
 }
 
 // ASCII character classes for the scan below; anything else is looked at only when it occurs.
@@ -175,14 +188,16 @@ function specifics(text: string): { codes: number; names: number } {
 export const metaPenalty = (text: string, sentence: Sentence, material = false): number => (signals(sentence, text).meta && !material ? 0.6 : 0);
 
 // Every ranking (and each tightening round re-ranks) reads these for every sentence: once per text.
-const cache = new WeakMap<Sentence, { text: string; rule: number; meta: boolean }>();
+const cache = new WeakMap<Sentence, { text: string; rule: number; specific: number; meta: boolean }>();
 
-function signals(sentence: Sentence, text: string): { rule: number; meta: boolean } {
+function signals(sentence: Sentence, text: string): { rule: number; specific: number; meta: boolean } {
   const cached = cache.get(sentence);
   if (cached && cached.text === text) return cached;
   const scanned = sentenceWords(sentence);
   const meta = isMeta(text, scanned);
-  const fresh = { text, meta, rule: computeRule(text, scanned, sentence.pieces.filter((p) => p.locked).length) };
+  const literals = sentence.pieces.filter((p) => p.locked).length;
+  const specific = computeSpecific(text, literals);
+  const fresh = { text, meta, specific, rule: (hasConstraint(text, scanned) ? CONSTRAINT_VALUE : 0) + specific };
   cache.set(sentence, fresh);
   return fresh;
 }

@@ -27,6 +27,15 @@ describe('core/scoring/importance without a task', () => {
     );
   });
 
+  it('reads no rule into a text to read: a "not" or "only" in an article outranks no specific fact', () => {
+    const score = rank(
+      'The museum stands on the east bank of the river. Some visitors did not like the new wing at first. ' +
+        'The collection reopened in 1987 with 40,000 objects from Japan and Korea. The garden stayed the same, only older.',
+    );
+    assert.ok(score('The collection reopened') > score('Some visitors did not'));
+    assert.ok(score('The collection reopened') > score('The garden stayed'));
+  });
+
   it('gives a prompt no bonus for paragraph openings: its rules carry its value', () => {
     const score = rank(
       'You are a support assistant for a storage company that sells plans to teams. Customers write in about billing.\n\n' +
