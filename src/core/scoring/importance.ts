@@ -82,8 +82,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
-      // A rule of the prompt counts whatever the task; narrative (a document to ask about) by relevance.
-      const rule = instructs(r) || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : 0;
+      // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
+      // a text to read (an article to ask about) goes by relevance alone.
+      const rule = instructs(r) || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : narrative ? 0 : specificity(texts[i]!, r.sentence);
       const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };

@@ -54,3 +54,14 @@ describe('core/scoring/importance without a task', () => {
     assert.ok(score('港口') > score('这个城市的历史很长也'), 'the sentence with words found nowhere else is worth more');
   });
 });
+
+describe('core/scoring/importance with a task', () => {
+  it("values a prompt's facts (amounts, dates) whatever the task's words, not only its rules", () => {
+    const text =
+      'You answer questions about the leave policy of our company.\n\n- Use only the documents below.\n- Cite the document you use.\n\n' +
+      '<document>\nParents receive 16 weeks of paid leave within 12 months of the birth. The leave policy was written to support families.\n</document>';
+    const ranked = rankSentences(segment(text, 'Answer an employee question about leave from the policy documents.', tokenizerFor('o200k_base')));
+    const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+    assert.ok(score('Parents receive 16 weeks') > score('The leave policy was written'));
+  });
+});
