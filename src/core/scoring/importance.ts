@@ -31,6 +31,8 @@ const RELEVANCE_NEIGHBOUR = 0.35;
 const TASK_STATEMENT = 0.3;
 const ANSWER_TYPE = 0.3;
 const WEIGHT_RELEVANCE = 0.75;
+/** An instruction to the model, with or without a task. */
+const INSTRUCTION = 0.175;
 /** Without a task, a paragraph's topic sentence says what the rest of it is about. */
 const PARAGRAPH_LEAD = 0.2;
 
@@ -75,8 +77,10 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   // The prompt's task: its first instruction other than the role ("Read the lease and list …").
   const taskStatement = ranked.findIndex((r) => instructs(r) && !r.sentence.pinned && !r.inList);
   ranked.forEach((r, i) => {
+    // What the prompt tells the model to do is worth as much whatever the task.
+    const instruction = instructs(r) ? INSTRUCTION : 0;
     const structure =
-      (instructs(r) ? 0.5 : 0) + (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
+      (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
     if (relevance) {
       const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
@@ -85,14 +89,14 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
       const rule = instructs(r) || r.inList ? ruleValue(texts[i]!, r.sentence, r.material) : narrative ? 0 : specificity(texts[i]!, r.sentence);
-      const rest = 0.15 * information[i]! + 0.1 * structure + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence, r.material);
-      r.score = 0.4 * information[i]! + 0.35 * structure + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
     }
     r.sentence.score = r.score;
   });

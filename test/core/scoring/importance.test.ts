@@ -64,4 +64,13 @@ describe('core/scoring/importance with a task', () => {
     const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
     assert.ok(score('Parents receive 16 weeks') > score('The leave policy was written'));
   });
+
+  it('values an instruction as much with a task as without: it clearly outranks description the task does not name', () => {
+    const text = 'You help the customers of our router shop.\n\n- Reply in the language the customer writes in.\n- Keep answers short.\n\nMost of our staff answer chats remotely.';
+    for (const task of ['', 'System prompt for a router shop support chatbot.']) {
+      const ranked = rankSentences(segment(text, task, tokenizerFor('o200k_base')));
+      const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+      assert.ok(score('Keep answers short') - score('Most of our staff') > 0.1, `task ${JSON.stringify(task)}`);
+    }
+  });
 });
