@@ -83,7 +83,8 @@ describe('core/optimize properties', () => {
 /** Fenced code, tables, JSON and <keep> contents as the input spells them (independent of the segmenter). */
 function protectedBlocks(text: string): string[] {
   const blocks: string[] = [];
-  for (const m of text.matchAll(/^```[^\n]*\n[\s\S]*?\n```$/gm)) blocks.push(m[0]);
+  // A backtick fence's info string holds no backtick (CommonMark): "``` ```js" opens no fence.
+  for (const m of text.matchAll(/^```[^`\n]*\n[\s\S]*?\n```$/gm)) blocks.push(m[0]);
   for (const m of text.matchAll(/<keep>\n?([\s\S]*?)\n?<\/keep>/g)) if (m[1]!.trim()) blocks.push(m[1]!);
   return blocks.filter((b) => !/\r/.test(b));
 }
