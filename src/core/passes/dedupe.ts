@@ -22,6 +22,8 @@ export const dedupe: Pass = {
     for (const sentence of keptSentences(doc)) entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
     const inEntry = new Int32Array(vocabulary.size).fill(-1);
     entries.forEach((entry, index) => {
+      // A line of marks alone (""""", "***") delimits; its repeat closes what the first opened.
+      if (entry.words.length === 0) return;
       const exact = foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;

@@ -9,6 +9,10 @@ describe('core/passes/dedupe', () => {
     assert.equal(dd('Answer in English. Be brief. ANSWER in  english.'), 'Answer in English. Be brief.');
   });
 
+  it('keeps the repeat of a line of marks alone: the closing delimiter of what the first opened', () => {
+    assert.equal(dd('Read this:\n%%%\nThe report is late.\n%%%\nSummarise it.'), 'Read this:\n%%%\nThe report is late.\n%%%\nSummarise it.');
+  });
+
   it('removes near repeats that share the same protected spans', () => {
     assert.equal(
       dd('Always return the final answer as valid JSON. Be brief. Always return the final answer as valid JSON please.'),
