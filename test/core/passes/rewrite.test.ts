@@ -178,6 +178,7 @@ describe('core/passes/rewrite', () => {
   it('takes a parenthetical filler out with both its commas', () => {
     assert.equal(rw('I wrote it, and, honestly, I am terrible at this.'), "I wrote it, and I'm terrible at this.");
     assert.equal(rw('We, honestly, want a short answer.'), 'We want a short answer.');
+    assert.equal(rw("Don't blame them, even though, honestly, it is their fault."), "Don't blame them, even though it's their fault.");
   });
 
   it('never contracts a verb that ends its clause: "who they are and what …"', () => {
