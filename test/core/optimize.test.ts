@@ -65,6 +65,40 @@ describe('core/optimize', () => {
     assert.ok(r.text.startsWith('Rewrite my email'), r.text);
   });
 
+  it('keeps a quoted question whole as the final input: it is pinned, not its last sentence', () => {
+    const question = '"Hi, my partner is due in September and I will be the primary caregiver. How much paid leave do I get? Would the company pay for the flights?"';
+    const policy = 'The primary caregiver receives 16 weeks of fully paid leave. Business travel must be booked through the travel portal. '.repeat(3).trim();
+    for (const budget of ['60%', '40%']) {
+      const r = optimize({ text: `You answer HR questions from the policy below.\n\n${policy}\n\n### Question\n\n${question}`, budget, mode: 'strict' });
+      assert.ok(r.text.endsWith(question), `${budget}: ${r.text}`);
+    }
+  });
+
+  it('keeps the spaces inside French quotation marks as written', () => {
+    const quote = '« Bonjour, il y a eu une fuite hier soir. Mon canapé est fichu. Est-ce que je suis couvert ? »';
+    assert.ok(optimize({ text: `Répondez au client.\n\nQuestion du client :\n${quote}`, budget: '100%' }).text.endsWith(quote));
+  });
+
+  it('reads text between lines of triple quotes as quoted input: both delimiters stay with what is kept of it', () => {
+    const resume = '"""\nPriya Ramanathan, Senior Data Engineer at Tessellate Labs (since 2021)\npriya@example.org, Bristol\nSkills: Python, Spark, Airflow, dbt, Snowflake, Kafka\n"""';
+    const text = `Extract the name, email and skills from the résumé below as JSON. Don't include phone numbers.\n\nRésumé:\n${resume}\n\nThanks so much!`;
+    assert.ok(optimize({ text, budget: '100%' }).text.includes(`Résumé:\n${resume}`));
+    for (const budget of ['80%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.equal((out.match(/"""/g) ?? []).length % 2, 0, `${budget}: ${out}`);
+      if (out.includes('"""')) assert.match(out, /Résumé:\n"""\n[^"]+\n"""/, `${budget}: ${out}`);
+    }
+  });
+
+  it('never keeps the sign-off of a quoted draft alone, in any language', () => {
+    const draft = '"Según el contrato tenéis que avisar con 48 horas de antelación. Queremos la penalización del 5 % de la cláusula 9. Saludos, Nuria"';
+    const text = `Reescribe mi correo al proveedor, formal y firme.\n\nMi borrador:\n${draft}`;
+    for (let share = 30; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      assert.ok(!/"Saludos, Nuria"/.test(out), `${share}%: ${out}`);
+    }
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

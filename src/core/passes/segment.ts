@@ -39,6 +39,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   }
   pairTagBlocks(blocks);
   splitQuotedTails(blocks);
+  splitDelimited(blocks);
   markVerbatim(blocks);
   openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
@@ -157,6 +158,41 @@ function splitQuotedTails(blocks: Block[]): void {
 }
 
 /**
+ * Text between two lines of triple quotes (`"""`), the delimiter prompt guides recommend for input
+ * ("Résumé:\n\"\"\"\nPriya Ramanathan …\n\"\"\""): a block of its own, quoted material whose delimiters
+ * are its prefix and suffix, written whenever a line of it is kept and never on their own.
+ */
+function splitDelimited(blocks: Block[]): void {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (block.kind !== 'prose' || block.prefix.trim() !== '' || block.sentences.length < 3) continue;
+    const delimits = (s: Sentence) => DELIMITER.test(sentenceText(s));
+    const open = block.sentences.findIndex((s) => delimits(s) && s.sep.includes('\n'));
+    const close = open < 0 ? -1 : block.sentences.findIndex((s, j) => j > open + 1 && delimits(s) && sentenceText(s) === sentenceText(block.sentences[open]!));
+    if (close < 0) continue;
+    const sentences = block.sentences;
+    const inner = sentences.slice(open + 1, close);
+    const last = inner[inner.length - 1]!;
+    const delimited: Block = {
+      kind: 'prose', sepBefore: open > 0 ? sentences[open - 1]!.sep : block.sepBefore, prefix: block.prefix + sentenceText(sentences[open]!) + sentences[open]!.sep,
+      suffix: last.sep + sentenceText(sentences[close]!), body: '', sentences: inner, removed: false, tokens: 0, verbatim: true,
+    };
+    last.sep = '';
+    const parts: Block[] = [];
+    if (open > 0) {
+      sentences[open - 1]!.sep = '';
+      parts.push({ ...block, sentences: sentences.slice(0, open) });
+    }
+    parts.push(open > 0 ? delimited : { ...delimited, sepBefore: block.sepBefore });
+    if (close + 1 < sentences.length) parts.push({ ...block, sepBefore: sentences[close]!.sep, prefix: '', sentences: sentences.slice(close + 1) });
+    blocks.splice(i, 1, ...parts);
+    i += parts.length - 1;
+  }
+}
+
+const DELIMITER = /^(?:"""|''')$/;
+
+/**
  * Paragraphs of a quotation that spans several (a draft letter: its first paragraph opens the quote,
  * its last closes it), when the closing mark comes within a few paragraphs of plain prose.
  */
@@ -195,13 +231,14 @@ function openQuotations(blocks: readonly Block[], english: boolean, tokenizer: T
     const [sentence] = block.sentences as [Sentence];
     if (sentence.pieces.length !== 1 || !sentence.pieces[0]!.locked || sentence.userKept) continue;
     const text = sentenceText(sentence);
-    const inner = text.slice(1, -1);
-    const sentences = splitSentences(inner, english, tokenizer, (from, to) => tokenizer.count(inner.slice(from, to)));
+    // The marks keep the spaces inside them, as French writes them: "« Bonjour, … ? »".
+    const [, open, inner, close] = /^(.\s*)([\s\S]*?)(\s*.)$/u.exec(text)!;
+    const sentences = splitSentences(inner!, english, tokenizer, (from, to) => tokenizer.count(inner!.slice(from, to)));
     if (sentences.length < 2) continue;
     sentences[sentences.length - 1]!.sep += sentence.sep;
     for (const s of sentences) s.pinned = sentence.pinned;
-    block.prefix += text[0];
-    block.suffix = text[text.length - 1];
+    block.prefix += open;
+    block.suffix = close;
     block.sentences.splice(0, 1, ...sentences);
   }
 }
@@ -295,7 +332,11 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
   // an instruction ("Summarize the following text:"), which is pinned as one.
   const request = closing.find((s) => s.instruction || /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s)));
-  if (request) request.pinned = true;
+  if (!request) return;
+  // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
+  // pay for the flights?" is pinned whole, not its last sentence.
+  if (last.suffix) for (const sentence of last.sentences) sentence.pinned = true;
+  else request.pinned = true;
 }
 
 /**

@@ -5,6 +5,7 @@ import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { isMeta } from '../scoring/rules';
 import { terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
+import { isAsideText } from './rewrite';
 import { isLabel, isListLeadIn } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
@@ -88,7 +89,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         if (!withTask && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
-        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isMeta(sentenceText(sentence))) whole.head = previous;
+        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSignOff(sentenceText(sentence), doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
         units.push(whole);
         previous = units[units.length - 1];
@@ -103,6 +104,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   }
   return units;
 }
+
+/** "Thanks, Dana", "Saludos, Nuria": thanks or greetings, in any language the product reads. */
+const isSignOff = (text: string, english: boolean): boolean => isMeta(text) || isAsideText(text, english);
 
 /**
  * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
