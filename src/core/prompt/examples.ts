@@ -54,6 +54,10 @@ interface Group extends Span {
   bareLabel: boolean;
 }
 
+/** A learned answer label's value, on average: a word or a few ("Queue: BILLING", "Tone: mixed, mostly calm"), not a turn of speech. */
+const MAX_ANSWER_WORDS = 4;
+/** What a learned question label holds, on average: an input to classify, not a field's value ("Title: Travel Expenses"). */
+const MIN_INPUT_WORDS = 5;
 /** An input waiting for its answer spans a few paragraphs at most (the user's text, a document). */
 const MAX_INPUT_PARAGRAPHS = 3;
 /** What may follow the final input: a closing line ("Thanks!"), not more of the prompt. */
@@ -62,28 +66,58 @@ const MAX_TRAILING_PARAGRAPHS = 1;
 // An arrow from an input to its answer, and what follows it.
 const ARROW = /(?:→|⇒|=>|->)([^→⇒]*)$/;
 
+/**
+ * One input and its answer on a labelled line: a single arrow, after a quoted input or a short one.
+ * A rule that chains steps ("Execution: workspace tasks → scripts → raw CLI") or ends in a consequence
+ * ("Regression risk: … If HIGH+ → flag blocking.") is no example.
+ */
+function isArrowExample(text: string): boolean {
+  const arrows = text.match(/→|⇒|=>|->/g)?.length ?? 0;
+  if (arrows !== 1) return false;
+  const input = text.slice(0, text.search(/→|⇒|=>|->/));
+  return /["“„«「『{]/.test(input) || input.split(/\s+/).filter(Boolean).length <= MAX_ARROW_INPUT_WORDS;
+}
+const MAX_ARROW_INPUT_WORDS = 10;
+
 // Any short label opening a line ("Ticket:", "Queue:", "Review text:").
 const ANY_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?(\p{L}[\p{L}\p{N}_-]*(?: [\p{L}\p{N}_-]+){0,2})(?:\*\*|__)?\s*[:：]/u;
 
 /**
  * Labels this prompt uses in pairs: a label that is followed by the same other label at least twice
- * ("Ticket: …" then "Queue: …") asks, and the one after it answers.
+ * ("Ticket: …" then "Queue: …") asks, and the one after it answers — with an answer as short as a
+ * label's value, after an input of a sentence or so. Turns of a transcript ("Ines: …" then "Me: …") say
+ * as much on both sides, and a record's fields ("Title: Parental leave" then "Effective: 2024-01-01")
+ * are short on both.
  */
 function learnPairs(items: readonly LineItem[]): Map<string, 'q' | 'a'> {
   const sides = new Map<string, 'q' | 'a'>();
-  const pairs = new Map<string, number>();
-  let previous: string | null = null;
+  const pairs = new Map<string, { count: number; asked: number; answered: number }>();
+  let previous: { label: string; words: number } | null = null;
   for (const item of items) {
     if (item.kind === 'break') previous = null;
     if (item.kind !== 'line') continue;
-    const label = ANY_LABEL.exec(item.text)?.[1]?.toLowerCase() ?? null;
-    if (!label) continue;
-    if (previous && previous !== label) pairs.set(`${previous}\u0000${label}`, (pairs.get(`${previous}\u0000${label}`) ?? 0) + 1);
-    previous = label;
+    const match = ANY_LABEL.exec(item.text);
+    if (!match) continue;
+    const label = match[1]!.toLowerCase();
+    const words = item.text.slice(match[0].length).split(/\s+/).filter(Boolean).length;
+    if (previous && previous.label !== label) {
+      const key = `${previous.label}\u0000${label}`;
+      const pair = pairs.get(key) ?? { count: 0, asked: 0, answered: 0 };
+      pair.count++;
+      pair.asked += previous.words;
+      pair.answered += words;
+      pairs.set(key, pair);
+    }
+    previous = { label, words };
   }
-  for (const [pair, count] of pairs) {
-    if (count < 2) continue;
-    const [question, answer] = pair.split('\u0000') as [string, string];
+  const follows = (a: string, b: string) => pairs.has(`${a}\u0000${b}`);
+  const labels = new Set([...pairs.keys()].flatMap((key) => key.split('\u0000')));
+  for (const [key, { count, asked, answered }] of pairs) {
+    if (count < 2 || answered / count > MAX_ANSWER_WORDS || asked / count < MIN_INPUT_WORDS) continue;
+    const [question, answer] = key.split('\u0000') as [string, string];
+    // Examples come round again: after the answer the next one asks ("Queue:" then "Ticket:"), maybe
+    // through a third label ("Label:", "Reason:", then "Review:"); the fields of a record do not.
+    if (!follows(answer, question) && ![...labels].some((x) => follows(answer, x) && follows(x, question))) continue;
     if (!sides.has(question)) sides.set(question, 'q');
     if (!sides.has(answer)) sides.set(answer, 'a');
   }
@@ -121,7 +155,7 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
     const { start, end, text, newParagraph } = item;
     // "発話：「…」→ 振込", "Review: … => positive": a whole example on one labelled line; with nothing
     // after the arrow, the slot the model fills, so the final input.
-    const arrow = ANY_LABEL.test(text) ? ARROW.exec(text) : null;
+    const arrow = ANY_LABEL.test(text) && isArrowExample(text) ? ARROW.exec(text) : null;
     if (arrow) {
       const g = group as Group | null;
       // A bare header ("例：") over arrow lines stays a lead-in, not an example of its own.

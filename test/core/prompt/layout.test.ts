@@ -48,6 +48,18 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape(text), ['prose: 例：', 'example: 発話：「給料は入りましたか？」→ 残高照会', 'example: 発話：「3万円送りたい」→ 振込', 'prose📌: 発話：「{utterance}」→']);
   });
 
+  it('takes no turn of a transcript, no field of a record and no rule with an arrow for an example', () => {
+    const transcript =
+      'Transcript:\n\nIines: We have seven clinics now and the booking tool is slow every Monday morning.\n\nMe: What is the main frustration?\n\n' +
+      'Iines: Cancellations. We lose about four slots a day per clinic.\n\nMe: And what would help?\n\nIines: An automatic waitlist that fills the slot.\n\nMe: That is really helpful.';
+    const record = 'ID: HR-112\nTitle: Parental Leave Policy\nEffective: 2024-01-01\n\nParents get 16 weeks.\n\nID: HR-140\nTitle: Working from Abroad\nEffective: 2024-03-01\n\nUp to 30 days a year.';
+    const rules = '- Execution: workspace tasks → scripts → raw CLI.\n- Regression risk: after all checks, assign an overall risk score. If HIGH → flag blocking.';
+    for (const text of [transcript, record, rules]) assert.ok(!shape(text).some((line) => line.startsWith('example')), shape(text).join('\n'));
+    // Examples still are: "Ticket: … / Queue: …" pairs with a label's value for an answer.
+    const fewShot = 'Ticket: "I was charged twice for the same order."\nQueue: BILLING\n\nTicket: "The app closes when I tap on my cart."\nQueue: TECH\n\nTicket: "Where is my parcel?"\nQueue: SHIPPING';
+    assert.equal(shape(fewShot).filter((line) => line.startsWith('example')).length, 3);
+  });
+
   it('cuts a paragraph around an example that starts inside it', () => {
     assert.deepEqual(shape('Here is one example:\nQ: 2+2?\nA: 4\nAnswer the same way.'), ['prose: Here is one example:', 'example: Q: 2+2?\nA: 4\nAnswer the same way.']);
   });
