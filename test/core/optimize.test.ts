@@ -99,6 +99,34 @@ describe('core/optimize', () => {
     }
   });
 
+  it("keeps a transcript's turns as said: never reworded, and a line's later sentences only with its speaker's name", () => {
+    const lines = [
+      'Regina (chair): Okay, let us start. Carlos, Fatima and Jorge are here. Luana sent her apologies.',
+      'Carlos (treasurer): First item, the court repairs. We have three quotes: 18k, 22k and 31k.',
+      'Fatima: The 22k one includes new lighting, the others do not.',
+      'Jorge: I think the 22k one is worth it. Lighting is what people ask for most.',
+      'Regina: All agreed on the 22k quote from Quadra Viva? Approved then.',
+      'Carlos: I will sign the contract with them by 15 April. Thanks, that is really helpful.',
+    ];
+    const text = `Write short minutes of this board meeting with decisions and owners.\n\nTranscript:\n\n${lines.join('\n')}`;
+    assert.ok(optimize({ text, budget: '100%' }).text.endsWith(lines.join('\n')));
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      // Every kept line of the transcript opens with its speaker, and holds sentences of that speaker only.
+      for (const line of out.split('\n').slice(out.split('\n').indexOf('Transcript:') + 2)) {
+        if (!line.trim()) continue;
+        const said = lines.find((l) => l.startsWith(line.slice(0, line.indexOf(':') + 1)) && line.split(/(?<=[.?!]) /).every((s) => l.includes(s)));
+        assert.ok(said, `${share}%: ${JSON.stringify(line)}\n${out}`);
+      }
+    }
+  });
+
+  it('never rewords a quoted email announced by the line before it, greeting and sign-off included', () => {
+    const email = '> Hi all, hope everyone had a restful weekend. The checkout latency went from 300 ms to 9 s on Friday.\n>\n> Thanks, Leonie';
+    const text = `Fill the incident schema from the email below. Output the JSON only.\n\nEmail:\n\n${email}\n\nThanks again!`;
+    assert.ok(optimize({ text, budget: '100%' }).text.endsWith(email));
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

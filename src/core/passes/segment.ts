@@ -41,6 +41,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   splitQuotedTails(blocks);
   splitDelimited(blocks);
   markVerbatim(blocks);
+  markTranscript(blocks);
   openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
   markLeadIns(blocks);
@@ -112,6 +113,7 @@ function markVerbatim(blocks: Block[]): void {
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   const inQuotation = quotationRuns(blocks);
+  const announced = announcedQuotes(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
@@ -125,11 +127,41 @@ function markVerbatim(blocks: Block[]): void {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
       const source = SOURCE_HEADER.test(block.prefix + first);
-      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block)) block.verbatim = true;
+      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || announced.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
 }
+
+/**
+ * A transcript (meeting notes, a call): lines that open with a speaker's name ("Ines: …", "Carlos
+ * (tesoureiro): …"), two speakers at least, one of them more than once. Its turns are material (never
+ * reworded, no aside dropped), and each turn's opening sentence is marked: what follows on its line
+ * is said by that speaker and comes only with it.
+ */
+function markTranscript(blocks: readonly Block[]): void {
+  const turns: { block: Block; sentence: Sentence; name: string }[] = [];
+  for (const block of blocks) {
+    if (block.kind !== 'prose') continue;
+    block.sentences.forEach((sentence, i) => {
+      if (i > 0 && !block.sentences[i - 1]!.sep.includes('\n')) return;
+      const name = SPEAKER.exec(sentenceText(sentence))?.[1];
+      if (name && !NOT_A_SPEAKER.test(name)) turns.push({ block, sentence, name });
+    });
+  }
+  const names = new Set(turns.map((t) => t.name));
+  if (turns.length < MIN_TURNS || names.size < 2 || names.size === turns.length) return;
+  for (const { block, sentence } of turns) {
+    sentence.speaker = true;
+    block.verbatim = true;
+  }
+}
+
+// "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words.
+const SPEAKER = /^((?:\p{Lu}[\p{L}'’.-]*)(?: \p{Lu}[\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?:\s+\S/u;
+// Labels of a prompt's own sections and examples, which are no speakers.
+const NOT_A_SPEAKER = /^(?:note|notes|important|example|examples|input|output|question|answer|q|a|user|assistant|system|human|ai|bot|rules?|task|context|format|tip|warning|step|summary|subject|email|transcript|document|source|text|result|response|reply|title|description|goal|role|data|schema|table|query|request|instructions?|feedback|review|label|category|status|priority|date|time|owner|action|decision|risk)$/i;
+const MIN_TURNS = 3;
 
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
@@ -155,6 +187,20 @@ function splitQuotedTails(blocks: Block[]): void {
     block.sentences[k]!.sep = '';
     blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
   }
+}
+
+/** A "> " quote announced by the line before it ("Email:", "Here is the customer's message:"): material. */
+function announcedQuotes(blocks: readonly Block[]): Set<Block> {
+  const found = new Set<Block>();
+  const isQuoteLine = (block: Block | undefined) => block?.kind === 'prose' && block.prefix.trimStart().startsWith('>');
+  // The bare ">" lines that space a quote's paragraphs.
+  const isSpacer = (block: Block | undefined) => block?.kind === 'markup' && block.body.trim() === '>';
+  blocks.forEach((block, i) => {
+    const last = block.kind === 'prose' && !isQuoteLine(block) ? block.sentences[block.sentences.length - 1] : undefined;
+    if (!last || !/[:：]\s*$/.test(sentenceText(last))) return;
+    for (let j = i + 1; isQuoteLine(blocks[j]) || isSpacer(blocks[j]); j++) if (isQuoteLine(blocks[j])) found.add(blocks[j]!);
+  });
+  return found;
 }
 
 /**

@@ -82,6 +82,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     } else {
       let previous: Unit | undefined;
       let titled: Unit | undefined;
+      let turn: Unit | undefined; // the speaker's opening sentence of the line being read
       for (const sentence of kept) {
         const r = rankOf.get(sentence)!;
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
@@ -91,6 +92,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSignOff(sentenceText(sentence), doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
+        // A transcript line's later sentences are the speaker's: they come with the name that opens it.
+        if (sentence.speaker) turn = whole;
+        else if (turn && !whole.head && opensLine(group[0]!, sentence)) turn = undefined;
+        else if (turn && !whole.head) whole.head = turn;
         units.push(whole);
         previous = units[units.length - 1];
         // The title is kept with its text, never alone (a score of 0 is never picked on its own).
@@ -103,6 +108,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
   }
   return units;
+}
+
+/** Whether the sentence starts a line of its block. */
+function opensLine(block: Block, sentence: Sentence): boolean {
+  const i = block.sentences.indexOf(sentence);
+  return i === 0 || block.sentences[i - 1]!.sep.includes('\n');
 }
 
 /** "Thanks, Dana", "Saludos, Nuria": thanks or greetings, in any language the product reads. */
