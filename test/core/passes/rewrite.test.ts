@@ -202,6 +202,7 @@ describe('core/passes/rewrite', () => {
     ['Sorry, but never share the password.', 'Never share the password.'],
     ['Fix the handler. Sorry, the server crashes on large uploads.', 'Fix the handler. The server crashes on large uploads.'],
     ['Fix it. Sorry for the long message.', 'Fix it.'],
+    ["Thanks for helping out with this — I'm an in-house counsel at a mid-sized company.", "I'm an in-house counsel at a mid-sized company."],
     ['I hope the answer has at most 3 bullet points.', 'I hope the answer has at most 3 bullet points.'],
   ];
   for (const [input, expected] of asides) {
