@@ -67,8 +67,13 @@ export interface Block {
   readonly tokens: number;
   /** Markup blocks that are one tag. */
   tag?: Tag;
-  /** Headings: 1–6. */
+  /** Headings: 1–6; lead-ins: LEAD_IN_LEVEL. */
   level?: number;
+  /**
+   * A lead-in that announces the sub-sections after it ("When implementing, **ALWAYS follow this
+   * process**:" before "### Step 1"): the level of the section it stands in (0: none), where its own ends.
+   */
+  within?: number;
   /** The prompt's final input (last `<question>` section, trailing "Input:" …): kept in relaxed mode. */
   pinned?: boolean;
   /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */
@@ -194,7 +199,10 @@ export function render(doc: Doc): string {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
     }
-    if (out !== '') out += lineBreaks(gap) > lineBreaks(block.sepBefore) ? gap.replace(/[ \t]+$/, '') + /[ \t]*$/.exec(block.sepBefore)![0] : block.sepBefore;
+    // After a gap, the block keeps its indentation; a block that went on the line of one that went
+    // ("… tools. Use the APIs to:") starts its line.
+    const indent = block.sepBefore.includes('\n') ? /[ \t]*$/.exec(block.sepBefore)![0] : '';
+    if (out !== '') out += lineBreaks(gap) > lineBreaks(block.sepBefore) ? gap.replace(/[ \t]+$/, '') + indent : block.sepBefore;
     out += text;
     gap = '';
   }

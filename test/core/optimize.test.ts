@@ -121,12 +121,6 @@ describe('core/optimize', () => {
     }
   });
 
-  it('never rewords a quoted email announced by the line before it, greeting and sign-off included', () => {
-    const email = '> Hi all, hope everyone had a restful weekend. The checkout latency went from 300 ms to 9 s on Friday.\n>\n> Thanks, Leonie';
-    const text = `Fill the incident schema from the email below. Output the JSON only.\n\nEmail:\n\n${email}\n\nThanks again!`;
-    assert.ok(optimize({ text, budget: '100%' }).text.endsWith(email));
-  });
-
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

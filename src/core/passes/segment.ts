@@ -67,17 +67,35 @@ function headingLevel(body: string): number {
  * kept while one of them is kept (level 7: below every Markdown heading).
  */
 function markLeadIns(blocks: Block[]): void {
-  blocks.forEach((block, i) => {
+  let section = 0; // the level of the heading the block stands under
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    if (block.kind === 'heading') section = block.level ?? 1;
     const next = blocks[i + 1];
-    if (block.kind !== 'prose' || block.sentences.length !== 1 || !next || !introduces(next)) return;
+    if (block.kind !== 'prose' || block.sentences.length === 0 || !next) continue;
+    // A lead-in may also announce the sub-sections that follow it ("… follow this process:" before "### Step 1").
+    const subsections = next.kind === 'heading' && (next.level ?? 1) > section && (next.level ?? 1) < SOURCE_LEVEL;
+    if (!introduces(next) && !subsections) continue;
+    const last = block.sentences[block.sentences.length - 1]!;
+    // The colon sentence that ends a paragraph of several ("Chat models can call tools. Use the APIs to:")
+    // is split off as the lead-in; the sentences before it stay prose.
+    if (block.sentences.length > 1) {
+      if (isListItem(block) || !/[:：]$/.test(sentenceText(last)) || last.pinned) continue;
+      const before = block.sentences[block.sentences.length - 2]!;
+      blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, -1) }, { ...block, sepBefore: before.sep, prefix: '', sentences: [last] });
+      before.sep = '';
+      continue; // the lead-in is read next
+    }
     const text = sentenceText(block.sentences[0]!);
     // A bold label titles what follows ("**mcp.json:**", "**Step 1: Create the directory**"); as a list item
     // ("4. **Implement fix**") only its own nested items.
     const nested = next.kind === 'prose' && indentOf(next.prefix) > indentOf(block.prefix);
     const label = isLabel(text) && (!isListItem(block) || nested);
-    if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || ANNOUNCES.test(text)) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) return;
+    if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
+    if (subsections && (isListItem(block) || label)) continue;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
-  });
+    if (subsections) blocks[i]!.within = section;
+  }
 }
 
 /**
@@ -113,7 +131,6 @@ function markVerbatim(blocks: Block[]): void {
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   const inQuotation = quotationRuns(blocks);
-  const announced = announcedQuotes(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
@@ -127,7 +144,7 @@ function markVerbatim(blocks: Block[]): void {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
       const source = SOURCE_HEADER.test(block.prefix + first);
-      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || announced.has(block)) block.verbatim = true;
+      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
@@ -187,20 +204,6 @@ function splitQuotedTails(blocks: Block[]): void {
     block.sentences[k]!.sep = '';
     blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
   }
-}
-
-/** A "> " quote announced by the line before it ("Email:", "Here is the customer's message:"): material. */
-function announcedQuotes(blocks: readonly Block[]): Set<Block> {
-  const found = new Set<Block>();
-  const isQuoteLine = (block: Block | undefined) => block?.kind === 'prose' && block.prefix.trimStart().startsWith('>');
-  // The bare ">" lines that space a quote's paragraphs.
-  const isSpacer = (block: Block | undefined) => block?.kind === 'markup' && block.body.trim() === '>';
-  blocks.forEach((block, i) => {
-    const last = block.kind === 'prose' && !isQuoteLine(block) ? block.sentences[block.sentences.length - 1] : undefined;
-    if (!last || !/[:：]\s*$/.test(sentenceText(last))) return;
-    for (let j = i + 1; isQuoteLine(blocks[j]) || isSpacer(blocks[j]); j++) if (isQuoteLine(blocks[j])) found.add(blocks[j]!);
-  });
-  return found;
 }
 
 /**

@@ -26,6 +26,8 @@ function endsSection(heading: Block, block: Block): boolean {
   const level = heading.level ?? 1;
   if (level === LEAD_IN_LEVEL) {
     if (isListLeadIn(heading)) return !nestedUnder(heading, block);
+    // A lead-in to sub-sections holds them all, up to a heading of its own section's level.
+    if (heading.within !== undefined) return block.kind === 'heading' && block.level !== LEAD_IN_LEVEL && (block.level ?? 1) <= heading.within;
     return block.kind === 'heading' ? !isListLeadIn(block) : !introduces(block);
   }
   if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
@@ -103,7 +105,8 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
       const level = block.level ?? 1;
       if (level === LEAD_IN_LEVEL) leadIns.push(block);
       else {
-        leadIns.length = 0;
+        // A heading ends every lead-in but one that announced the sub-sections it opens.
+        for (let k = leadIns.length - 1; k >= 0; k--) if (leadIns[k]!.within === undefined || level <= leadIns[k]!.within!) leadIns.splice(k, 1);
         while (headings.length > 0 && (headings[headings.length - 1]!.level ?? 1) >= level) headings.pop();
         headings.push(block);
       }

@@ -152,6 +152,37 @@ describe('core/passes/select', () => {
         }
   });
 
+  it('keeps a lead-in that ends a paragraph ("… Use the APIs to:") only with the list it introduces', () => {
+    const text = [
+      '## Tool calling', '',
+      'Chat models can call tools (APIs, databases and system adapters). Use the tool-calling APIs to:', '',
+      '- Register tools with strict input and output typing.', '- Observe and log tool call requests and results.', '',
+      '## Structured outputs', '',
+      'Never parse free text when a schema is available; always request JSON that matches the pydantic model of the task.',
+    ].join('\n');
+    assert.equal(optimize({ text, budget: '100%' }).text, text);
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('APIs to:')) assert.match(out, /APIs to:\n\n- /, `${share}%: ${out}`);
+      assert.ok(!/^ /m.test(out), `${share}%: a line starts with a space: ${out}`);
+    }
+  });
+
+  it('keeps a lead-in to sub-sections ("ALWAYS follow this process:" before "### Step 1") only with one of them', () => {
+    const text = [
+      '## Implementation', '',
+      'When implementing solutions, **ALWAYS follow this process**:', '',
+      '### Step 1: Domain analysis', '', 'You MUST state the domain concepts, aggregate boundaries and business rules involved.', '',
+      '### Step 2: Architecture review', '', 'You MUST check the layering: domain code never imports infrastructure code.', '',
+      '## Testing', '', 'Name tests MethodName_Condition_ExpectedResult and never share state between tests; run them with dotnet test before every commit.',
+    ].join('\n');
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      const steps = /### Step \d[^\n]*\n\nYou MUST/.test(out);
+      assert.equal(out.includes('follow this process'), steps, `${share}%: ${out}`);
+    }
+  });
+
   it('keeps a rule without the talk about the prompt written into its list item', () => {
     const text = [
       'Rules:', '',
