@@ -12,11 +12,17 @@ export class Frames {
   private readonly opened = new Set<Block>();
   /** Tokens of the structure that frames no content. */
   readonly unframed: number;
+  private readonly framing: ReadonlySet<Block>;
 
   constructor(doc: Doc) {
     this.of = framesOf(doc);
     const framing = new Set<Block>();
-    for (const list of this.of.values()) for (const frame of list) framing.add(frame), frame.tag?.partner && framing.add(frame.tag.partner);
+    for (const [block, list] of this.of) {
+      // A heading under others frames nothing by standing there: its parents frame what it holds.
+      if (block.kind === 'heading') continue;
+      for (const frame of list) framing.add(frame), frame.tag?.partner && framing.add(frame.tag.partner);
+    }
+    this.framing = framing;
     let unframed = 0;
     for (const block of doc.blocks) if (!block.removed && isStructural(block) && !framing.has(block)) unframed += block.tokens + 1;
     this.unframed = unframed;
@@ -50,13 +56,16 @@ export class Frames {
   }
 
   dropUnopened(): void {
-    for (const list of this.of.values()) {
+    for (const [block, list] of this.of) {
+      if (block.kind === 'heading') continue;
       for (const frame of list) {
         const removed = !this.opened.has(frame);
         frame.removed = removed;
         if (frame.tag?.partner) frame.tag.partner.removed = removed;
       }
     }
+    // A heading that framed nothing ("### Feature B" with no text under it) goes with a parent that went.
+    for (const [block, list] of this.of) if (block.kind === 'heading' && !this.framing.has(block) && list.some((frame) => frame.removed)) block.removed = true;
   }
 
   private framesOf(unit: Unit): readonly Block[] {

@@ -91,7 +91,7 @@ export function dropEmptyStructure(doc: Doc): number {
 
 /**
  * The headings, tag pairs and lead-ins each block stands under, innermost last: a unit whose frame was
- * dropped as empty must not come back without it.
+ * dropped as empty must not come back without it. A heading's own entry holds its parent headings.
  */
 export function framesOf(doc: Doc): Map<Block, Block[]> {
   const frames = new Map<Block, Block[]>();
@@ -108,6 +108,8 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
         // A heading ends every lead-in but one that announced the sub-sections it opens.
         for (let k = leadIns.length - 1; k >= 0; k--) if (leadIns[k]!.within === undefined || level <= leadIns[k]!.within!) leadIns.splice(k, 1);
         while (headings.length > 0 && (headings[headings.length - 1]!.level ?? 1) >= level) headings.pop();
+        // A heading stands in its parents' sections: an empty one ("### Feature B") goes when they go.
+        if (headings.length > 0 || tags.length > 0) frames.set(block, [...headings, ...tags]);
         headings.push(block);
       }
       continue;

@@ -183,6 +183,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('drops an empty heading ("### Feature B") with the section it stands in', () => {
+    const text = [
+      '# Reviewer', '', 'Never approve a pull request without tests; always run npm test and npm run lint before you review.', '',
+      '## Feature examples', '', '### Feature A', '', 'See docs/feature-a.md and docs/feature-a-sequence.puml for the flow.', '',
+      '### Feature B', '', '### Feature C', '',
+      '## Output', '', 'Reply with a markdown report: summary, blocking issues, suggestions, each as a bulleted list.',
+    ].join('\n');
+    for (let share = 30; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (!out.includes('Feature A')) assert.ok(!out.includes('### Feature B'), `${share}%: ${out}`);
+    }
+  });
+
   it('keeps a rule without the talk about the prompt written into its list item', () => {
     const text = [
       'Rules:', '',
