@@ -88,7 +88,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (!withTask && previous && CONTINUES.test(sentenceText(sentence))) whole.head = previous;
+        if (!withTask && previous && leansOnPrevious(sentenceText(sentence))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSignOff(sentenceText(sentence), doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -132,6 +132,13 @@ function isCapitalTitle(text: string): boolean {
   return letters.length >= 6 && /^\p{Lu}+$/u.test(letters) && text.split(/\s+/).length <= MAX_TITLE_WORDS;
 }
 const MAX_TITLE_WORDS = 12;
+
+/** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
+const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+// A short instruction whose object is the sentence before's: "Always note them …", "Fix it first.".
+const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them)(?![\p{L}'’])/iu;
+const MAX_LEANING_WORDS = 10;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.

@@ -183,6 +183,18 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a short instruction about "it" or "them" only with the sentence it points back to', () => {
+    const text = [
+      'Secrets are never committed. Read .env.example to discover the required environment variables.', '',
+      'Files that appear most often in the recent git history have the highest churn and likely hidden complexity. Always note them in CONCERNS.md.', '',
+      'Never run the migration scripts against production; use the staging database on port 5433 instead.',
+    ].join('\n');
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('Always note them')) assert.ok(out.includes('Files that appear most often'), `${share}%: ${out}`);
+    }
+  });
+
   it('drops an empty heading ("### Feature B") with the section it stands in', () => {
     const text = [
       '# Reviewer', '', 'Never approve a pull request without tests; always run npm test and npm run lint before you review.', '',
