@@ -123,6 +123,7 @@ describe('core/passes/rewrite', () => {
     ['Résume le compte rendu. Cordialement,', 'Résume le compte rendu.'],
     ['Resuma a ata. Desde já agradeço!', 'Resuma a ata.'],
     ['请总结会议记录。先谢过了！', '请总结会议记录。'],
+    ['请总结会议记录。辛苦了，非常感谢！\n\n有空请你喝奶茶～', '请总结会议记录。'],
     // "As I said" restates; "I know it seems obvious" and "hoping it's not too messy" talk about the prompt.
     ['Frag nicht nach Adressen. Das ist wie gesagt echt wichtig wegen Datenschutz und so.', 'Frag nicht nach Adressen.'],
     ["Stockez les montants en centimes. Je sais que ça paraît évident, mais on a déjà eu le cas, donc je préfère le redire.", 'Stockez les montants en centimes.'],
