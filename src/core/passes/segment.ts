@@ -380,13 +380,29 @@ function pinRequests(blocks: Block[], english: boolean): void {
   const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);
   // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
   // an instruction ("Summarize the following text:"), which is pinned as one.
-  const request = closing.find((s) => s.instruction || /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s)));
+  const asks = (s: Sentence) => /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s));
+  // Under a section heading, a plain instruction is that section's last rule ("## Working Style … Prefer
+  // a few high-value scenarios."), not the prompt's request, unless the section is the task.
+  const section = sectionTitle(blocks, lastProse);
+  const request = closing.find((s) => asks(s) || (s.instruction && (section === null || TASK_SECTION.test(section))));
   if (!request) return;
   // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
   // pay for the flights?" is pinned whole, not its last sentence.
   if (last.suffix) for (const sentence of last.sentences) sentence.pinned = true;
   else request.pinned = true;
 }
+
+/** The text of the section heading the block stands under, or null (a level-1 heading titles the whole prompt). */
+function sectionTitle(blocks: readonly Block[], index: number): string | null {
+  for (let k = index - 1; k >= 0; k--) {
+    const block = blocks[k]!;
+    if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) return (block.level ?? 1) > 1 ? block.body : null;
+  }
+  return null;
+}
+
+// A section that holds the prompt's task or input: "## Task", "## Your request", "### Question", "## Aufgabe".
+const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|job)|now)\b|aufgabe|anfrage|frage|tarea|pregunta|solicitud|tâche|demande|tarefa|pergunta|pedido|任务|问题|要求|タスク|質問|依頼/i;
 
 /**
  * What the prompt asks: its first question or instruction among the opening sentences that are not

@@ -77,6 +77,9 @@ describe('core/passes/segment', () => {
     // A role in a paragraph of its own, late in the text, still leaves the closing request its due.
     assert.deepEqual(pinned('# Auditor\n\nRead everything.\n\nFix nothing.\n\nYou are the migration auditor.\n\n```\nreport\n```\n\nReturn to the commander with: total issue count, critical count.'),
       ['You are the migration auditor.', 'Return to the commander with: total issue count, critical count.']);
+    // Under a section heading, a plain instruction is that section's last rule; a task section's is the request.
+    assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Working style\n\nBe skeptical. Prefer a few high-value checks.'), ['You are Ivy, the QA engineer.']);
+    assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Task\n\nReview the login page on staging.'), ['You are Ivy, the QA engineer.', 'Review the login page on staging.']);
     // The last rule of a list is one rule among others, not the closing request.
     assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
   });
