@@ -78,6 +78,14 @@ export interface Block {
   pinned?: boolean;
   /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */
   verbatim?: boolean;
+  /** A paragraph of a quotation over several: its marks, written around what is kept of them all. */
+  quotation?: Quotation;
+}
+
+export interface Quotation {
+  readonly open: string;
+  readonly close: string;
+  readonly blocks: readonly Block[];
 }
 
 export interface Doc {
@@ -194,7 +202,8 @@ export function render(doc: Doc): string {
   const stray = strayRules(blocks);
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
-    const text = block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block);
+    let text = block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block);
+    if (text !== '' && block.quotation) text = withQuotationMarks(block, text);
     if (text === '') {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
@@ -210,6 +219,15 @@ export function render(doc: Doc): string {
 }
 
 const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
+
+/** A kept paragraph of a quotation over several, with the opening mark if it is the first kept, the closing one if the last. */
+function withQuotationMarks(block: Block, text: string): string {
+  const { open, close, blocks } = block.quotation!;
+  const kept = blocks.filter((b) => !b.removed && renderBlock(b) !== '');
+  if (kept[0] === block) text = block.prefix + open + text.slice(block.prefix.length);
+  if (kept[kept.length - 1] === block) text += close;
+  return text;
+}
 
 const isQuote = (block: Block): boolean => block.kind === 'prose' && block.prefix.trimStart().startsWith('>');
 

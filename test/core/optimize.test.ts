@@ -51,6 +51,22 @@ describe('core/optimize', () => {
     assert.equal(out, `Rewrite my draft below.\n\n${draft}`);
   });
 
+  it('opens and closes a draft quoted over several paragraphs whichever of them are kept', () => {
+    const draft = [
+      '"To whom it may concern, I am writing to recommend Mei-Lin Castellanos for your master\'s program.',
+      'Honestly she was very good, really one of the best research assistants I have had in eleven years at the Coastal Systems Lab.',
+      'She built the tide-gauge pipeline for 37 stations and presented it at the national coastal science conference in May 2023.',
+      'I recommend her without reservation. Best regards, Aaron Feldt"',
+    ].join('\n\n');
+    const text = `Please turn my rambling draft into a polished recommendation letter of one page.\n\n${draft}\n\nKeep every date and number.`;
+    for (let share = 30; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      const marks = (out.match(/"/g) ?? []).length;
+      assert.equal(marks % 2, 0, `${share}%: ${out}`);
+      if (/Mei-Lin|tide-gauge|without reservation/.test(out)) assert.match(out, /\n\n"[A-Z][^"]*"/, `${share}%: ${out}`);
+    }
+  });
+
   it('drops a sentence of a quoted draft, not the whole draft, when the draft alone is over budget', () => {
     const draft =
       '"Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January and nobody came. It is really cold and I have a baby. ' +

@@ -40,7 +40,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   pairTagBlocks(blocks);
   splitQuotedTails(blocks);
   splitDelimited(blocks);
-  markVerbatim(blocks);
+  detachQuotationMarks(markVerbatim(blocks), tokenizer);
   markTranscript(blocks);
   openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
@@ -124,13 +124,14 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 /**
  * Material to quote: prose inside a <document>-like tag pair, a paragraph in quotation marks (a draft),
  * and a retrieved document under its title ("### Document 1", "[Doc 2] Refund policy") up to the next
- * heading as high: answers cite it, so it is never reworded.
+ * heading as high: answers cite it, so it is never reworded. Returns the quotations over several paragraphs.
  */
-function markVerbatim(blocks: Block[]): void {
+function markVerbatim(blocks: Block[]): Block[][] {
   let depth = 0;
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
-  const inQuotation = quotationRuns(blocks);
+  const runs = quotationRuns(blocks);
+  const inQuotation = new Set(runs.flat());
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
@@ -148,6 +149,7 @@ function markVerbatim(blocks: Block[]): void {
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
+  return runs;
 }
 
 /**
@@ -245,8 +247,8 @@ const DELIMITER = /^(?:"""|''')$/;
  * Paragraphs of a quotation that spans several (a draft letter: its first paragraph opens the quote,
  * its last closes it), when the closing mark comes within a few paragraphs of plain prose.
  */
-function quotationRuns(blocks: readonly Block[]): Set<Block> {
-  const inside = new Set<Block>();
+function quotationRuns(blocks: readonly Block[]): Block[][] {
+  const runs: Block[][] = [];
   const opens = (block: Block) => block.sentences.length > 0 && OPENS_QUOTE.test(sentenceText(block.sentences[0]!));
   const closes = (block: Block) => block.sentences.length > 0 && CLOSES_QUOTE.test(sentenceText(block.sentences[block.sentences.length - 1]!));
   for (let i = 0; i < blocks.length; i++) {
@@ -256,13 +258,37 @@ function quotationRuns(blocks: readonly Block[]): Set<Block> {
       const block = blocks[j]!;
       if (block.kind !== 'prose' || block.prefix.trim() !== '' || opens(block)) break;
       if (closes(block)) {
-        for (let k = i; k <= j; k++) inside.add(blocks[k]!);
+        runs.push(blocks.slice(i, j + 1));
         i = j;
         break;
       }
     }
   }
-  return inside;
+  return runs;
+}
+
+/**
+ * The marks of a quotation over several paragraphs move out of its first and last sentences into the
+ * run's `quotation`: the renderer writes them around whatever of the quotation is kept, so a draft that
+ * lost its first or last paragraph still opens and closes.
+ */
+function detachQuotationMarks(runs: readonly Block[][], tokenizer: Tokenizer): void {
+  for (const run of runs) {
+    const first = run[0]!.sentences[0]!;
+    const last = run[run.length - 1]!.sentences[run[run.length - 1]!.sentences.length - 1]!;
+    const head = first.pieces[0]!;
+    const tail = last.pieces[last.pieces.length - 1]!;
+    const open = OPENS_QUOTE.exec(head.text)?.[0];
+    const close = CLOSES_QUOTE.exec(tail.text)?.[0];
+    if (head.locked || tail.locked || !open || !close) continue;
+    first.pieces[0] = { ...head, text: head.text.slice(open.length) };
+    const end = last.pieces.length - 1;
+    last.pieces[end] = { ...last.pieces[end]!, text: last.pieces[end]!.text.slice(0, -close.length) };
+    first.tokens = tokenizer.count(sentenceText(first));
+    last.tokens = tokenizer.count(sentenceText(last));
+    const quotation = { open, close, blocks: run };
+    for (const block of run) block.quotation = quotation;
+  }
 }
 
 const OPENS_QUOTE = new RegExp(`^${OPENING_MARK}`, 'u');
