@@ -84,6 +84,8 @@ const CODE = [
 const JAPANESE = ['注文番号を必ず確認してください。', '返品は三十日以内に限ります。', '丁寧な言葉で答えてください。', '個人情報は決して共有しないでください。', '配送には通常三日かかります。'];
 const CHINESE = ['请用简体中文回答。', '不要透露内部折扣码。', '退货只能在三十天内办理。', '回答要简洁明了。', '我们的客服时间是每天九点到五点。'];
 
+const DRAFT = ['Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January.', 'It is really cold and I have a baby.', 'I want it fixed by Friday 2 February.', 'Otherwise I will contact the housing team.', 'Thanks, Dana'];
+
 const FRONT_MATTER = ['name: support-bot', 'description: Answers customer questions', 'model: gpt-4o', 'temperature: 0.2', 'tools: [search, orders]', 'version: 3'];
 
 // ---------------------------------------------------------------------------------------------------
@@ -139,6 +141,15 @@ const cjk: fc.Arbitrary<Part> = fc
   .chain((pool) => fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 4 }))
   .map((sentences) => ({ text: sentences.join(''), cjk: sentences }));
 
+// Material quoted as a draft: one paragraph in quotation marks, several, or lines between triple quotes.
+const draft: fc.Arbitrary<Part> = fc
+  .tuple(fc.constantFrom('one', 'several', 'triple'), fc.boolean(), fc.array(fc.constantFrom(...DRAFT), { minLength: 2, maxLength: 4 }))
+  .map(([shape, announced, lines]) => {
+    const quote = shape === 'one' ? `"${lines.join(' ')}"` : shape === 'several' ? `"${lines.join('\n\n')}"` : `\"\"\"\n${lines.join('\n')}\n\"\"\"`;
+    // A quotation is a paragraph of its own (or several), whatever gaps the prompt puts around it.
+    return { text: `\n${announced ? `My draft:\n${quote}` : quote}\n` };
+  });
+
 const headingSection: fc.Arbitrary<Part> = fc
   .tuple(fc.constantFrom(...HEADINGS), paragraphs)
   .map(([h, body]) => ({ ...body, text: `${h}\n\n${body.text}` }));
@@ -154,7 +165,7 @@ const tagSection: fc.Arbitrary<Part> = fc
     text: `<${name}${attribute && name === 'document' ? ' index="1"' : ''}>\n${inner.text}\n</${name}>`,
   }));
 
-const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk);
+const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft);
 
 const frontMatter = fc
   .uniqueArray(fc.constantFrom(...FRONT_MATTER), { minLength: 1, maxLength: 4 })
@@ -279,6 +290,15 @@ describe('core/optimize properties over structured prompts', () => {
       const questions = pairs.filter((p) => p.a === line).map((p) => p.q);
       if (questions.length > 0) assert.ok(questions.includes(outLines[i - 1]!), `answer ${JSON.stringify(line)} kept without its question in:\n${r.text}`);
     });
+  });
+
+  property('quotation marks stay paired: what is kept of a quoted draft opens and closes', ({ text }, b, m, t) => {
+    const marks = (s: string) => (withoutCode(s).replace(/\"\"\"/g, '').match(/"/g) ?? []).length;
+    const triples = (s: string) => (withoutCode(s).match(/\"\"\"/g) ?? []).length;
+    if (marks(text) % 2 !== 0 || triples(text) % 2 !== 0) return;
+    const out = optimize({ text, budget: b, mode: m, task: t }).text;
+    assert.equal(marks(out) % 2, 0, out);
+    assert.equal(triples(out) % 2, 0, out);
   });
 
   property('an empty output is flagged with softLimitEnforced', ({ text }, b, m, t) => {

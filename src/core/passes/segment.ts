@@ -201,7 +201,8 @@ function splitQuotedTails(blocks: Block[]): void {
     const k = block.sentences.findIndex((s, j) => j < block.sentences.length - 1 && /[:：]$/.test(sentenceText(s)) && s.sep.includes('\n'));
     if (k < 0) continue;
     const tail = block.sentences.slice(k + 1);
-    if (!isQuotation(tail)) continue;
+    // The quotation may close in a later paragraph (see quotationRuns).
+    if (!isQuotation(tail) && !OPENS_QUOTE.test(sentenceText(tail[0]!))) continue;
     const sep = block.sentences[k]!.sep;
     block.sentences[k]!.sep = '';
     blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });

@@ -79,11 +79,16 @@ function sectionExamples(ranges: readonly PromptRange[], text: string): Span[] {
       continue;
     }
     if (level === 0 || range.kind !== 'prose' || range.contentStart !== range.start) continue;
-    const lines = text.slice(range.start, range.end).split(/\r?\n/);
-    if (lines.length >= 2 && lines.slice(0, -1).every((line) => LINE_END.test(line))) spans.push({ start: range.start, end: range.end });
+    const paragraph = text.slice(range.start, range.end);
+    const lines = paragraph.split(/\r?\n/);
+    // A paragraph that opens a quotation closed in a later one is part of that quotation, not an example.
+    if (lines.length >= 2 && lines.slice(0, -1).every((line) => LINE_END.test(line)) && !opensQuotation(paragraph)) spans.push({ start: range.start, end: range.end });
   }
   return spans;
 }
+
+const opensQuotation = (paragraph: string): boolean =>
+  (paragraph.match(/"/g) ?? []).length % 2 === 1 || (paragraph.match(/[“«„]/g) ?? []).length > (paragraph.match(/[”»]/g) ?? []).length;
 
 /** Pushes `range`, with an opening tag at its start and a closing tag at its end split off. */
 function splitEdgeTags(range: PromptRange, text: string, out: PromptRange[]): void {
