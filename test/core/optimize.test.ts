@@ -137,6 +137,20 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps the lines of standup notes with their speakers, though each speaks once', () => {
+    const lines = [
+      'Anya: finished the search index migration yesterday, it took longer because of the reindex on staging. No blockers.',
+      'Ben: still on the flaky e2e test in checkout, it fails one run in five. Blocked until DevOps restores the test database.',
+      'Chidi: reviewing the four open PRs this morning, then pairing with Anya on the filters. Out Thursday and Friday.',
+      'Dora: wrote the release notes for 3.14, need sign-off from Mark by noon. Otherwise the release slips to Monday.',
+    ];
+    const text = `Turn this standup into three bullets per person, blockers first.\n\n${lines.join('\n')}`;
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      for (const line of out.split('\n').slice(2)) if (line.trim()) assert.match(line, /^(?:Anya|Ben|Chidi|Dora): /, `${share}%: ${out}`);
+    }
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

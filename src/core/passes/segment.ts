@@ -153,10 +153,10 @@ function markVerbatim(blocks: Block[]): Block[][] {
 }
 
 /**
- * A transcript (meeting notes, a call): lines that open with a speaker's name ("Ines: …", "Carlos
- * (tesoureiro): …"), two speakers at least, one of them more than once. Its turns are material (never
- * reworded, no aside dropped), and each turn's opening sentence is marked: what follows on its line
- * is said by that speaker and comes only with it.
+ * A transcript (meeting notes, a call): three lines or more that open with a speaker's name ("Ines: …",
+ * "Carlos (tesoureiro): …"), two speakers at least. Each turn's opening sentence is marked: what follows
+ * on its line is said by that speaker and comes only with it. A conversation, where a speaker speaks
+ * again, is material too (never reworded, no aside dropped).
  */
 function markTranscript(blocks: readonly Block[]): void {
   const turns: { block: Block; sentence: Sentence; name: string }[] = [];
@@ -169,10 +169,13 @@ function markTranscript(blocks: readonly Block[]): void {
     });
   }
   const names = new Set(turns.map((t) => t.name));
-  if (turns.length < MIN_TURNS || names.size < 2 || names.size === turns.length) return;
+  if (turns.length < MIN_TURNS || names.size < 2) return;
+  // Notes where each speaks once ("Anya: …", "Ben: …") keep their lines together too; a conversation,
+  // where someone speaks again, is also material.
+  const conversation = names.size < turns.length;
   for (const { block, sentence } of turns) {
     sentence.speaker = true;
-    block.verbatim = true;
+    if (conversation) block.verbatim = true;
   }
 }
 
