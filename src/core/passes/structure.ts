@@ -22,10 +22,11 @@ export const isLabel = (text: string): boolean => LABEL.test(text.replace(LIST_M
  * document. A lead-in that is itself a list item ("- Look for:", "2. **Deep dive**") holds only what is
  * nested under it; other lead-ins hold the list, examples or code that follow, list lead-ins included.
  */
-function endsSection(heading: Block, block: Block): boolean {
+function endsSection(heading: Block, block: Block, next = false): boolean {
   const level = heading.level ?? 1;
   if (level === LEAD_IN_LEVEL) {
-    if (isListLeadIn(heading)) return !nestedUnder(heading, block);
+    // "- Example migration pattern:" and, unindented on the next line, its code: the code is the item's.
+    if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
     // A lead-in to sub-sections holds them all, up to a heading of its own section's level.
     if (heading.within !== undefined) return block.kind === 'heading' && block.level !== LEAD_IN_LEVEL && (block.level ?? 1) <= heading.within;
     return block.kind === 'heading' ? !isListLeadIn(block) : !introduces(block);
@@ -83,7 +84,7 @@ export function dropEmptyStructure(doc: Doc): number {
     const heading = blocks[h]!;
     if (heading.kind !== 'heading' || heading.removed) continue;
     let end = h + 1;
-    while (end < blocks.length && !endsSection(heading, blocks[end]!)) end++;
+    while (end < blocks.length && !endsSection(heading, blocks[end]!, end === h + 1)) end++;
     if (emptied(h + 1, end)) drop(heading);
   }
   return freed;
@@ -98,8 +99,10 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
   const headings: Block[] = [];
   const tags: Block[] = [];
   const leadIns: Block[] = [];
+  let previous: Block | undefined;
   for (const block of doc.blocks) {
-    while (leadIns.length > 0 && endsSection(leadIns[leadIns.length - 1]!, block)) leadIns.pop();
+    while (leadIns.length > 0 && endsSection(leadIns[leadIns.length - 1]!, block, leadIns[leadIns.length - 1] === previous)) leadIns.pop();
+    previous = block;
     while (headings.length > 0 && headings[headings.length - 1]!.level === SOURCE_LEVEL && endsSection(headings[headings.length - 1]!, block)) headings.pop();
     if (block.kind === 'heading') {
       const level = block.level ?? 1;

@@ -195,6 +195,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a list item that introduces the code after it ("- Example migration pattern:") only with that code', () => {
+    const text = [
+      '## Class-File API', '',
+      'When detecting bytecode manipulation:',
+      '- Suggest migrating from ASM to the standard Class-File API; never add a new ASM dependency.',
+      '- Example migration pattern:',
+      '```java\nClassModel model = ClassFile.of().parse(classBytes);\nbyte[] out = ClassFile.of().transform(model, transform);\n```', '',
+      '## Markdown comments', '', 'Use /// for Markdown documentation comments and never mix them with HTML tags.',
+    ].join('\n');
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('Example migration pattern:')) assert.match(out, /Example migration pattern:\n```java/, `${share}%: ${out}`);
+    }
+  });
+
   it('drops an empty heading ("### Feature B") with the section it stands in', () => {
     const text = [
       '# Reviewer', '', 'Never approve a pull request without tests; always run npm test and npm run lint before you review.', '',
