@@ -137,6 +137,22 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
+    const turns = [
+      'Sam: Okay, let us start with what went well in Sprint 42.',
+      'Hana: We shipped the refund API on time, with zero incidents after the release.',
+      'Sam: Greta, can you write the checklist for empty badges before the next planning?',
+      'Greta: Sure, I will do it by Friday.',
+      'Ola: The estimate was way off, we said 8 points and it was more like 20.',
+      'Sam: Then we add a spike before estimating ledger work.',
+    ];
+    const text = `Summarise this retro into decisions and action items with owners.\n\nTranscript:\n\n${turns.join('\n\n')}`;
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('Greta: Sure')) assert.ok(out.includes('Sam: Greta, can you write'), `${share}%: ${out}`);
+    }
+  });
+
   it('keeps the lines of standup notes with their speakers, though each speaks once', () => {
     const lines = [
       'Anya: finished the search index migration yesterday, it took longer because of the reindex on staging. No blockers.',

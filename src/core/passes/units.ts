@@ -37,6 +37,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   const rankOf = new Map<Sentence, RankedSentence>();
   for (const r of ranked) rankOf.set(r.sentence, r);
   const withTask = doc.task.trim() !== '';
+  let lastTurn: Unit | undefined; // the opening sentence of the transcript's last turn read
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
@@ -92,8 +93,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSignOff(sentenceText(sentence), doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
-        // A transcript line's later sentences are the speaker's: they come with the name that opens it.
-        if (sentence.speaker) turn = whole;
+        // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
+        // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
+        if (sentence.speaker) {
+          if (lastTurn && !whole.head && REPLY.test(sentenceText(sentence))) whole.head = lastTurn;
+          turn = lastTurn = whole;
+        }
         else if (turn && !whole.head && opensLine(group[0]!, sentence)) turn = undefined;
         else if (turn && !whole.head) whole.head = turn;
         units.push(whole);
@@ -109,6 +114,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   }
   return units;
 }
+
+// A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
+const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
 
 /** Whether the sentence starts a line of its block. */
 function opensLine(block: Block, sentence: Sentence): boolean {
