@@ -65,6 +65,17 @@ describe('core/scoring/importance with a task', () => {
     assert.ok(score('Parents receive 16 weeks') > score('The leave policy was written'));
   });
 
+  it("reads no rule into quoted material: a draft's 'not' weighs nothing there", () => {
+    const text =
+      'Rewrite my email to the supplier, formal but firm.\n\nMy draft:\n' +
+      '"You did not send the order on time. You sent the order too late. We want the penalty of the contract. Regards, Nuria"';
+    for (const task of ['', 'Rewrite a supplier email.']) {
+      const ranked = rankSentences(segment(text, task, tokenizerFor('o200k_base')));
+      const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+      assert.ok(Math.abs(score('You did not send') - score('You sent the order')) < 0.2, `task ${JSON.stringify(task)}`);
+    }
+  });
+
   it('values an instruction as much with a task as without: it clearly outranks description the task does not name', () => {
     const text = 'You help the customers of our router shop.\n\n- Reply in the language the customer writes in.\n- Keep answers short.\n\nMost of our staff answer chats remotely.';
     for (const task of ['', 'System prompt for a router shop support chatbot.']) {
