@@ -159,17 +159,29 @@ function markVerbatim(blocks: Block[]): Block[][] {
  * again, is material too (never reworded, no aside dropped).
  */
 function markTranscript(blocks: readonly Block[]): void {
-  const turns: { block: Block; sentence: Sentence; name: string }[] = [];
+  const turns: { block: Block; sentence: Sentence; name: string; words: number }[] = [];
   for (const block of blocks) {
-    if (block.kind !== 'prose') continue;
+    // A labelled list item ("- Security: …") is a rule, not a turn.
+    if (block.kind !== 'prose' || isListItem(block)) continue;
+    let line = '';
+    let turn: (typeof turns)[number] | undefined;
     block.sentences.forEach((sentence, i) => {
-      if (i > 0 && !block.sentences[i - 1]!.sep.includes('\n')) return;
-      const name = SPEAKER.exec(sentenceText(sentence))?.[1];
-      if (name && !NOT_A_SPEAKER.test(name)) turns.push({ block, sentence, name });
+      const opens = i === 0 || block.sentences[i - 1]!.sep.includes('\n');
+      const text = sentenceText(sentence);
+      const match = opens ? SPEAKER.exec(text) : null;
+      if (opens) turn = undefined;
+      if (match && !NOT_A_SPEAKER.test(match[1]!)) {
+        turn = { block, sentence, name: match[1]!, words: 0 };
+        turns.push(turn);
+        line = text.slice(match[0].length - 1);
+      } else line = text;
+      if (turn) turn.words += line.split(/\s+/).filter(Boolean).length;
     });
   }
   const names = new Set(turns.map((t) => t.name));
-  if (turns.length < MIN_TURNS || names.size < 2) return;
+  // What a speaker says is a sentence or more; a record's fields ("ID: HR-112", "Effective: 2024-01-01") are not.
+  const said = turns.reduce((n, t) => n + t.words, 0) / Math.max(1, turns.length);
+  if (turns.length < MIN_TURNS || names.size < 2 || said < MIN_TURN_WORDS) return;
   // Notes where each speaks once ("Anya: …", "Ben: …") keep their lines together too; a conversation,
   // where someone speaks again, is also material.
   const conversation = names.size < turns.length;
@@ -179,8 +191,11 @@ function markTranscript(blocks: readonly Block[]): void {
   }
 }
 
-// "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words.
-const SPEAKER = /^((?:\p{Lu}[\p{L}'’.-]*)(?: \p{Lu}[\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?:\s+\S/u;
+// "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words, not in
+// capitals ("MANDATORY:", "VAT Reg No:").
+const SPEAKER = /^((?:\p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*)(?: \p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?:\s+\S/u;
+/** Words a speaker says in a turn, on average. */
+const MIN_TURN_WORDS = 5;
 // Labels of a prompt's own sections and examples, which are no speakers.
 const NOT_A_SPEAKER = /^(?:note|notes|important|example|examples|input|output|question|answer|q|a|user|assistant|system|human|ai|bot|rules?|task|context|format|tip|warning|step|summary|subject|email|transcript|document|source|text|result|response|reply|title|description|goal|role|data|schema|table|query|request|instructions?|feedback|review|label|category|status|priority|date|time|owner|action|decision|risk)$/i;
 const MIN_TURNS = 3;

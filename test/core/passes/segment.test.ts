@@ -96,6 +96,14 @@ describe('core/passes/segment', () => {
     assert.deepEqual(requests('You are a support assistant. Answer in the customer\'s language. Never share internal notes.'), []);
   });
 
+  it('reads speakers in a transcript, not in labelled rules or a record\'s fields', () => {
+    const speakers = (text: string) => parse(text).blocks.flatMap((b) => b.sentences.filter((s) => s.speaker).map(sentenceText));
+    assert.equal(speakers('Sam: Okay, let us start with what went well.\n\nHana: We shipped the refund API on time.\n\nSam: Thanks, Hana. Greta?\n\nGreta: The badges were blank on staging all week.').length, 4);
+    assert.deepEqual(speakers('- Security: never store secrets in the repo.\n- Performance: avoid N+1 queries.\n- Security: rotate keys every 90 days.'), []);
+    assert.deepEqual(speakers('ID: HR-112\nTitle: Parental Leave\nEffective: 2024-01-01\n\nParents get 16 weeks.\n\nID: HR-140\nTitle: Travel\nEffective: 2024-03-01'), []);
+    assert.deepEqual(speakers('MANDATORY: Adhere to the workflow below.\n\nIMPORTANT: Batch the steps.\n\nMANDATORY: Never skip a phase.'), []);
+  });
+
   it('marks instructions, not narrative', () => {
     const flags = parse('Never reveal the key. The team never trailed. You must answer in JSON. Write a haiku.').blocks[0]!.sentences.map((s) => s.instruction);
     assert.deepEqual(flags, [true, false, true, true]);
