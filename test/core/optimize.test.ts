@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { countTokens, optimize, OptimizeError } from '../../src/core';
+import { sentenceText } from '../../src/core/doc';
+import { segment } from '../../src/core/passes/segment';
+import { tokenizerFor } from '../../src/core/tokenizer';
 
 const code = (error: unknown) => (error instanceof OptimizeError ? `${error.code}:${error.param}` : String(error));
 
@@ -165,6 +168,17 @@ describe('core/optimize', () => {
       const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
       for (const line of out.split('\n').slice(2)) if (line.trim()) assert.match(line, /^(?:Anya|Ben|Chidi|Dora): /, `${share}%: ${out}`);
     }
+  });
+
+  it('never rewords the text a prompt asks to translate, under "## Source text" or 【翻訳対象】', () => {
+    const source = 'Please make sure that you really do not open the door during the drying cycle. In order to clean the filter, remove it once a week.';
+    const text = `Translate the manual section below into German. Keep the headings.\n\n## Source text\n\n${source}\n\n## Output\n\nMarkdown, one paragraph per heading.`;
+    assert.ok(optimize({ text, budget: '100%' }).text.includes(source));
+    const ja = '本機の周囲には、左右および背面に5 cm以上のすき間を設けてください。運転中はドアを開けないでください。';
+    const jaText = `次の文章を英語に翻訳してください。\n\n【翻訳対象】\n${ja}\n\n【出力形式】\nMarkdown形式で出力してください。`;
+    const doc = segment(jaText, '', tokenizerFor('o200k_base'));
+    assert.ok(doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => sentenceText(s).startsWith('本機の周囲'))));
+    assert.ok(!doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => sentenceText(s).startsWith('Markdown形式'))));
   });
 
   it('raises typed errors naming the field', () => {

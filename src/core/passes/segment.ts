@@ -40,6 +40,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   pairTagBlocks(blocks);
   splitQuotedTails(blocks);
   splitDelimited(blocks);
+  splitBracketTitles(blocks);
   detachQuotationMarks(markVerbatim(blocks), tokenizer);
   markTranscript(blocks);
   openQuotations(blocks, english, tokenizer);
@@ -136,7 +137,8 @@ function markVerbatim(blocks: Block[]): Block[][] {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
       if (documentLevel && level <= documentLevel) documentLevel = 0;
-      if (DOCUMENT_TITLE.test(block.body.replace(/^\s*#+\s*/, ''))) documentLevel = level;
+      const title = block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
+      if (DOCUMENT_TITLE.test(title) || MATERIAL_TITLE.test(title)) documentLevel = level;
       titled = false;
       continue;
     }
@@ -199,6 +201,32 @@ const MIN_TURN_WORDS = 5;
 // Labels of a prompt's own sections and examples, which are no speakers.
 const NOT_A_SPEAKER = /^(?:note|notes|important|example|examples|input|output|question|answer|q|a|user|assistant|system|human|ai|bot|rules?|task|context|format|tip|warning|step|summary|subject|email|transcript|document|source|text|result|response|reply|title|description|goal|role|data|schema|table|query|request|instructions?|feedback|review|label|category|status|priority|date|time|owner|action|decision|risk)$/i;
 const MIN_TURNS = 3;
+
+// A section title naming the text the prompt works on: "## Source text", "## Transcript", "【翻訳対象】".
+const MATERIAL_TITLE = new RegExp(
+  '^(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review)|input text|transcript|article|passage|excerpt|' +
+    'originaltext|ausgangstext|zu übersetzender text|texto original|texto a traducir|texte source|texte à traduire|texto de origem|' +
+    '原文|本文|翻訳対象|翻訳する文章|翻訳原稿|翻译内容|翻译原文|待翻译内容|原文内容)\\s*[:：]?$',
+  'iu',
+);
+/**
+ * A 【…】 title on a line of its own ("【翻訳対象】", then the text) is a heading (level 6, as a retrieved
+ * document's title): it comes with the section under it, never alone.
+ */
+function splitBracketTitles(blocks: Block[]): void {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const title = block.sentences[0];
+    if (block.kind !== 'prose' || block.prefix.trim() !== '' || !title || !BRACKET_TITLE.test(sentenceText(title))) continue;
+    if (block.sentences.length > 1 && !title.sep.includes('\n')) continue;
+    const rest = block.sentences.slice(1);
+    const heading = asHeading(block, sentenceText(title), title.tokens, SOURCE_LEVEL);
+    blocks.splice(i, 1, ...(rest.length > 0 ? [heading, { ...block, sepBefore: title.sep, prefix: '', sentences: rest }] : [heading]));
+  }
+}
+
+// A title in lenticular brackets opening its line, as Chinese and Japanese prompts mark sections: "【用語集】".
+const BRACKET_TITLE = /^【([^】\n]{1,20})】$/u;
 
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
