@@ -37,7 +37,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   const rankOf = new Map<Sentence, RankedSentence>();
   for (const r of ranked) rankOf.set(r.sentence, r);
   const withTask = doc.task.trim() !== '';
-  let lastTurn: Unit | undefined; // the opening sentence of the transcript's last turn read
+  let lastTurnEnd: Unit | undefined; // the last sentence of the transcript's last turn read
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
@@ -96,12 +96,15 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
         // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
         if (sentence.speaker) {
-          if (lastTurn && !whole.head && REPLY.test(sentenceText(sentence))) whole.head = lastTurn;
-          turn = lastTurn = whole;
+          // The question ends the turn before ("… Fátima, você traz uma proposta?"): the reply comes with
+          // that turn's last sentence, and it with its speaker.
+          if (lastTurnEnd && !whole.head && REPLY.test(sentenceText(sentence))) whole.head = lastTurnEnd;
+          turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, sentence)) turn = undefined;
         else if (turn && !whole.head) whole.head = turn;
         units.push(whole);
+        if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
         // The title is kept with its text, never alone (a score of 0 is never picked on its own).
         if (previous && previous === units[first] && kept.length > 1 && isTitle(sentenceText(sentence))) {
@@ -116,7 +119,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
 }
 
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
-const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
+const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
 
 /** Whether the sentence starts a line of its block. */
 function opensLine(block: Block, sentence: Sentence): boolean {
