@@ -104,7 +104,8 @@ function addBigrams(word: string, out: string[]): void {
  * discourse fillers that change no instruction ("extremely important" → "important"). The rewrite
  * dictionary removes the commonest ones (really, basically, very …) before any budget applies;
  * these go only when the text is over budget. "kind of"/"sort of" only as hedges, not after a
- * determiner ("what kind of file").
+ * determiner ("what kind of file"), and "at all" only as an intensifier ("anything at all."), not in
+ * "at all depths" or "at all times".
  */
 export const MEANING_FREE =
-  /(?<![\p{L}\p{N}'’-])(?:quite|extremely|incredibly|absolutely|totally|obviously|frankly|genuinely|undoubtedly|(?<!\b(?:what|which|this|that|any|the|a|an|some|each|every|one|same|other|different|right|wrong|all|these|those|many|several|no)\s)(?:kind|sort) of|at all|of course|in fact)(?![\p{L}\p{N}'’-])/giu;
+  /(?<![\p{L}\p{N}'’-])(?:quite|extremely|incredibly|absolutely|totally|obviously|frankly|genuinely|undoubtedly|(?<!\b(?:what|which|this|that|any|the|a|an|some|each|every|one|same|other|different|right|wrong|all|these|those|many|several|no)\s)(?:kind|sort) of|at all(?!\s+[\p{L}\p{N}])|of course|in fact)(?![\p{L}\p{N}'’-])/giu;

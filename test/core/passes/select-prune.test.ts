@@ -307,6 +307,12 @@ describe('core/passes/prune', () => {
     assert.equal(render(doc), 'Ask what kind of file it is; it is urgent.');
   });
 
+  it('keeps "at all" that starts a phrase ("at all depths"), and prunes it as an intensifier', () => {
+    const doc = parse('Apply the clarifications at all depths. Do not answer anything at all.');
+    prune.run(doc, context(1, 'strict'));
+    assert.equal(render(doc), 'Apply the clarifications at all depths. Do not answer anything.');
+  });
+
   it('counts what a phrase saves in the encoding at hand, whatever was counted before', () => {
     for (const encoding of ['o200k_base', 'cl100k_base', 'o200k_base'] as const) {
       const counter = tokenizerFor(encoding);
