@@ -88,14 +88,14 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
-      const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence, r.material) : narrative ? 0 : specificity(texts[i]!, r.sentence);
+      const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence) : narrative ? 0 : specificity(texts[i]!, r.sentence);
       const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
-      const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence, r.material);
+      const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
       r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
     }
     r.sentence.score = r.score;

@@ -89,15 +89,15 @@ export const hasCode = (text: string): boolean => specifics(text).codes > 0;
  * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
  * many protected literals the text holds): a rule (a constraint or condition) outranks description,
  * and a specific sentence (literals, codes, numbers, names) outranks a vague one. Talk about the prompt
- * itself is no rule (see metaPenalty).
+ * itself is no rule (see metaPenalty); quoted material has no rules at all (see specificity).
  */
-export function ruleValue(text: string, sentence: Sentence | number, material = false): number {
+export function ruleValue(text: string, sentence: Sentence | number): number {
   if (typeof sentence !== 'number') {
     const { rule, meta } = signals(sentence, text);
-    return meta && !material ? 0 : rule;
+    return meta ? 0 : rule;
   }
   const scanned = words(text);
-  return isMeta(text, scanned) ? 0 : computeRule(text, scanned, sentence);
+  return isMeta(text, scanned) ? 0 : constraintValue(text, scanned) + computeSpecific(text, sentence);
 }
 
 /**
@@ -108,11 +108,8 @@ export function specificity(text: string, sentence: Sentence): number {
   return signals(sentence, text).specific;
 }
 
-const CONSTRAINT_VALUE = 0.6;
-
-function computeRule(text: string, scanned: readonly string[], literals: number): number {
-  return (hasConstraint(text, scanned) ? CONSTRAINT_VALUE : 0) + computeSpecific(text, literals);
-}
+/** What a constraint (a negation, limit or condition) adds to a rule's value. */
+const constraintValue = (text: string, scanned: readonly string[]): number => (hasConstraint(text, scanned) ? 0.6 : 0);
 
 function computeSpecific(text: string, literals: number): number {
   const { codes, names } = specifics(text);
@@ -197,7 +194,7 @@ function signals(sentence: Sentence, text: string): { rule: number; specific: nu
   const meta = isMeta(text, scanned);
   const literals = sentence.pieces.filter((p) => p.locked).length;
   const specific = computeSpecific(text, literals);
-  const fresh = { text, meta, specific, rule: (hasConstraint(text, scanned) ? CONSTRAINT_VALUE : 0) + specific };
+  const fresh = { text, meta, specific, rule: constraintValue(text, scanned) + specific };
   cache.set(sentence, fresh);
   return fresh;
 }
