@@ -1,6 +1,6 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
 import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
-import { hasCode } from '../scoring/rules';
+import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, type Doc, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
@@ -134,6 +134,12 @@ function isCourtesy(pieces: readonly Piece[]): boolean {
 
 /** A sentence the rewrite pass drops whole as an aside to the reader, in the text's language. */
 export const isAsideText = (text: string, english: boolean): boolean => isAsidePieces([{ text, locked: false }], english);
+
+/**
+ * Said to the prompt's reader rather than to the model: an aside the rewrite pass drops, or talk about the
+ * prompt itself ("I hope this helps", "Thanks, Dana", "Saludos, Nuria").
+ */
+export const isSaidToReader = (text: string, english: boolean): boolean => isMeta(text) || isAsideText(text, english);
 
 const isAsidePieces = (pieces: readonly Piece[], english: boolean): boolean => (english ? isCourtesy(pieces) : isForeignAside(pieces));
 

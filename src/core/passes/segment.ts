@@ -2,8 +2,7 @@ import { indentOf, isListItem, sentenceText, type Block, type Doc, type Piece, t
 import { promptRanges } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { isMeta } from '../scoring/rules';
-import { isAsideText } from './rewrite';
+import { isSaidToReader } from './rewrite';
 import { isInstruction } from '../scoring/structure';
 import { findProtectedSpans, withEmphasis } from '../text/inline';
 import { isEnglish } from '../text/language';
@@ -419,10 +418,7 @@ function markSourceHeaders(blocks: Block[]): void {
  * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
  */
 function pinRequests(blocks: Block[], english: boolean): void {
-  const said = (sentence: Sentence) => {
-    const text = sentenceText(sentence);
-    return isMeta(text) || isAsideText(text, english);
-  };
+  const said = (sentence: Sentence) => isSaidToReader(sentenceText(sentence), english);
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.

@@ -2,10 +2,9 @@ import { indentOf, isFixedSentence, isListItem, sentenceText, type Block, type D
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
-import { isMeta } from '../scoring/rules';
 import { terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
-import { isAsideText } from './rewrite';
+import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
@@ -91,7 +90,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         if (!withTask && previous && leansOnPrevious(sentenceText(sentence))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
-        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSignOff(sentenceText(sentence), doc.english)) whole.head = previous;
+        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(sentenceText(sentence), doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
         // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
@@ -126,9 +125,6 @@ function opensLine(block: Block, sentence: Sentence): boolean {
   const i = block.sentences.indexOf(sentence);
   return i === 0 || block.sentences[i - 1]!.sep.includes('\n');
 }
-
-/** "Thanks, Dana", "Saludos, Nuria": thanks or greetings, in any language the product reads. */
-const isSignOff = (text: string, english: boolean): boolean => isMeta(text) || isAsideText(text, english);
 
 /**
  * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
