@@ -50,6 +50,14 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   return { blocks, english, task, notes: { protectedDropped: false } };
 }
 
+/** `block` cut after its sentence `k`: what follows starts a block of its own, after the separator between them. */
+function splitAfter(block: Block, k: number): [Block, Block] {
+  const sentences = block.sentences;
+  const sep = sentences[k]!.sep;
+  sentences[k]!.sep = '';
+  return [{ ...block, sentences: sentences.slice(0, k + 1) }, { ...block, sepBefore: sep, prefix: '', sentences: sentences.slice(k + 1) }];
+}
+
 /** A prose block that the prompt layer reads as structure: kept verbatim, framing what follows it. */
 function asHeading(block: Block, body: string, tokens: number, level: number): Block {
   return { kind: 'heading', sepBefore: block.sepBefore, prefix: '', body, sentences: [], removed: false, tokens, level };
@@ -81,9 +89,7 @@ function markLeadIns(blocks: Block[]): void {
     // is split off as the lead-in; the sentences before it stay prose.
     if (block.sentences.length > 1) {
       if (isListItem(block) || !/[:：]$/.test(sentenceText(last)) || last.pinned) continue;
-      const before = block.sentences[block.sentences.length - 2]!;
-      blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, -1) }, { ...block, sepBefore: before.sep, prefix: '', sentences: [last] });
-      before.sep = '';
+      blocks.splice(i, 1, ...splitAfter(block, block.sentences.length - 2));
       continue; // the lead-in is read next
     }
     const text = sentenceText(block.sentences[0]!);
@@ -218,9 +224,8 @@ function splitBracketTitles(blocks: Block[]): void {
     const title = block.sentences[0];
     if (block.kind !== 'prose' || block.prefix.trim() !== '' || !title || !BRACKET_TITLE.test(sentenceText(title))) continue;
     if (block.sentences.length > 1 && !title.sep.includes('\n')) continue;
-    const rest = block.sentences.slice(1);
     const heading = asHeading(block, sentenceText(title), title.tokens, SOURCE_LEVEL);
-    blocks.splice(i, 1, ...(rest.length > 0 ? [heading, { ...block, sepBefore: title.sep, prefix: '', sentences: rest }] : [heading]));
+    blocks.splice(i, 1, ...(block.sentences.length > 1 ? [heading, splitAfter(block, 0)[1]] : [heading]));
   }
 }
 
@@ -248,9 +253,7 @@ function splitQuotedTails(blocks: Block[]): void {
     const tail = block.sentences.slice(k + 1);
     // The quotation may close in a later paragraph (see quotationRuns).
     if (!isQuotation(tail) && !OPENS_QUOTE.test(sentenceText(tail[0]!))) continue;
-    const sep = block.sentences[k]!.sep;
-    block.sentences[k]!.sep = '';
-    blocks.splice(i, 1, { ...block, sentences: block.sentences.slice(0, k + 1) }, { kind: 'prose', sepBefore: sep, prefix: '', body: '', sentences: tail, removed: false, tokens: 0 });
+    blocks.splice(i, 1, ...splitAfter(block, k));
   }
 }
 
@@ -267,21 +270,17 @@ function splitDelimited(blocks: Block[]): void {
     const open = block.sentences.findIndex((s) => delimits(s) && s.sep.includes('\n'));
     const close = open < 0 ? -1 : block.sentences.findIndex((s, j) => j > open + 1 && delimits(s) && sentenceText(s) === sentenceText(block.sentences[open]!));
     if (close < 0) continue;
-    const sentences = block.sentences;
-    const inner = sentences.slice(open + 1, close);
-    const last = inner[inner.length - 1]!;
-    const delimited: Block = {
-      kind: 'prose', sepBefore: open > 0 ? sentences[open - 1]!.sep : block.sepBefore, prefix: block.prefix + sentenceText(sentences[open]!) + sentences[open]!.sep,
-      suffix: last.sep + sentenceText(sentences[close]!), body: '', sentences: inner, removed: false, tokens: 0, verbatim: true,
-    };
-    last.sep = '';
     const parts: Block[] = [];
-    if (open > 0) {
-      sentences[open - 1]!.sep = '';
-      parts.push({ ...block, sentences: sentences.slice(0, open) });
-    }
-    parts.push(open > 0 ? delimited : { ...delimited, sepBefore: block.sepBefore });
-    if (close + 1 < sentences.length) parts.push({ ...block, sepBefore: sentences[close]!.sep, prefix: '', sentences: sentences.slice(close + 1) });
+    let quoted = block; // from the opening delimiter on
+    if (open > 0) [parts[0], quoted] = splitAfter(block, open - 1);
+    let after: Block | undefined;
+    if (close + 1 < block.sentences.length) [quoted, after] = splitAfter(quoted, close - open);
+    const [opening, ...inner] = quoted.sentences;
+    const closing = inner.pop()!;
+    const last = inner[inner.length - 1]!;
+    parts.push({ ...quoted, prefix: block.prefix + sentenceText(opening!) + opening!.sep, suffix: last.sep + sentenceText(closing), sentences: inner, verbatim: true });
+    last.sep = '';
+    if (after) parts.push(after);
     blocks.splice(i, 1, ...parts);
     i += parts.length - 1;
   }
