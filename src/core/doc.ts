@@ -104,6 +104,8 @@ export const isStructural = (block: Block): boolean => block.kind === 'heading' 
 /** A list marker with its indentation: "- ", "  2. ", "b) ". */
 export const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
 export const isListItem = (block: Block): boolean => LIST_MARKER.test(block.prefix);
+/** Whether sentence `i` of a prose block starts a line: the first, or after a line break. */
+export const opensLine = (block: Block, i: number): boolean => i === 0 || block.sentences[i - 1]!.sep.includes('\n');
 /** The width of the whitespace that opens `text`: a list item's depth. */
 export const indentOf = (text: string): number => /^\s*/.exec(text)![0].length;
 

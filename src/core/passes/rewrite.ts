@@ -206,7 +206,7 @@ function isAsideClause(clause: string): boolean {
 
 // "Sorry, …", "Thanks! …", and a thanks clause set off by a dash or semicolon: "Thanks for helping out
 // with this — I'm an in-house counsel at …".
-const INTERJECTION = /^\W*(?:(?:sorry|thanks|thank you)\s*[,!.:;—–-]+|(?:thanks|thank you) for [^—–;:,.!?]{1,60}?\s[—–;]|(?:thanks|thank you) for [^—–;:,.!?]{1,60}?\s*;)\s*(?:(?:but|and|so)\s+)?/i;
+const INTERJECTION = /^\W*(?:(?:sorry|thanks|thank you)\s*[,!.:;—–-]+|(?:thanks|thank you) for [^—–;:,.!?]{1,60}?(?:\s[—–]|\s*;))\s*(?:(?:but|and|so)\s+)?/i;
 const MIN_CLAUSE_WORDS = 4;
 
 /** "Sorry, the server crashes on large uploads." → "The server crashes on large uploads." */

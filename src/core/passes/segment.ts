@@ -1,4 +1,4 @@
-import { indentOf, isListItem, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { indentOf, isListItem, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
@@ -173,7 +173,7 @@ function markTranscript(blocks: readonly Block[]): void {
     let line = '';
     let turn: (typeof turns)[number] | undefined;
     block.sentences.forEach((sentence, i) => {
-      const opens = i === 0 || block.sentences[i - 1]!.sep.includes('\n');
+      const opens = opensLine(block, i);
       const text = sentenceText(sentence);
       const match = opens ? SPEAKER.exec(text) : null;
       if (opens) turn = undefined;

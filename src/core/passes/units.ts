@@ -1,4 +1,4 @@
-import { indentOf, isFixedSentence, isListItem, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
@@ -100,7 +100,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           if (lastTurnEnd && !whole.head && REPLY.test(sentenceText(sentence))) whole.head = lastTurnEnd;
           turn = whole;
         }
-        else if (turn && !whole.head && opensLine(group[0]!, sentence)) turn = undefined;
+        else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
         else if (turn && !whole.head) whole.head = turn;
         units.push(whole);
         if (turn) lastTurnEnd = whole;
@@ -119,12 +119,6 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
 
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
-
-/** Whether the sentence starts a line of its block. */
-function opensLine(block: Block, sentence: Sentence): boolean {
-  const i = block.sentences.indexOf(sentence);
-  return i === 0 || block.sentences[i - 1]!.sep.includes('\n');
-}
 
 /**
  * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:

@@ -11,7 +11,7 @@ const OPENERS = new Set(
   (
     // German
     'antworte antworten schreib schreibe schreiben gib geben erstelle erstellen fasse fassen erklare erklaren ubersetze ubersetzen ' +
-    'verwende verwenden nutze nutzen benutze benutzen halte halten achte achten beachte beachten nenne nennen liste liste liste ' +
+    'verwende verwenden nutze nutzen benutze benutzen halte halten achte achten beachte beachten nenne nennen liste ' +
     'fuge fugen vermeide vermeiden prufe prufen uberprufe uberprufen korrigiere korrigieren formuliere formulieren beginne beginnen ' +
     'bleib bleibe bleiben lass lasse lassen markiere markieren gliedere strukturiere ordne ordnen sortiere sortieren ' +
     'extrahiere extrahieren ignoriere ignorieren behalte behalten entferne entfernen ersetze ersetzen stelle stellen frag frage fragen ' +
@@ -35,15 +35,15 @@ const OPENERS = new Set(
     // Portuguese
     'responda responde escreva use usa utilize mantenha inclua evite gere crie indique explique resuma traduza revise corrija ' +
     'adicione acrescente remova siga cite liste classifique extraia devolva retorne trate seja comece lembre considere mencione ' +
-    'informe forneca preserve respeite garanta verifique copie coloque entregue mantenha anote'
+    'informe forneca preserve respeite garanta verifique copie coloque entregue anote'
   ).split(' '),
 );
 
 // Pronouns a Spanish imperative carries ("Trátalos", "Devuélvemelo", "Redáctalo").
 const ENCLITIC = /(?:me|te|se|nos|os|lo|la|los|las|le|les|melo|mela|selo|sela|noslo)$/;
 
-// A negation, limit or absolute that opens a rule ("Nie …", "No uses …", "Ne modifie pas …", "Não use …",
-// "Nunca …", "Jamais …", "Immer …", "Siempre …", "Toujours …", "Sempre …", "Solo …", "Nur …").
+// A negation or absolute that opens a rule ("Nie …", "Nunca …", "Jamais …", "Não …", "Siempre …",
+// "Toujours …", "Sempre …"); not "Nur", "Solo" or "Immer", which open narrative too ("Nur wenige Arten …").
 const DIRECTIVE_OPENERS = new Set('nie niemals nunca jamas jamais nao siempre toujours sempre'.split(' '));
 // French "Ne modifie pas …", "N'invente rien": the negation closes after the verb.
 const FRENCH_NE = /^n(?:e\s+|')\S+\s+(?:pas|jamais|rien|plus|aucun|aucune)\b/u;
