@@ -202,10 +202,15 @@ export function render(doc: Doc): string {
   let gap = '';
   const blocks = doc.blocks;
   const stray = strayRules(blocks);
+  const keptOf = new Map<Quotation, Block[]>(); // the kept paragraphs of each quotation over several
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
     let text = block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block);
-    if (text !== '' && block.quotation) text = withQuotationMarks(block, text);
+    if (text !== '' && block.quotation) {
+      let kept = keptOf.get(block.quotation);
+      if (!kept) keptOf.set(block.quotation, (kept = block.quotation.blocks.filter((b) => !b.removed && renderBlock(b) !== '')));
+      text = withQuotationMarks(block, text, kept);
+    }
     if (text === '') {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
@@ -223,9 +228,8 @@ export function render(doc: Doc): string {
 const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
 
 /** A kept paragraph of a quotation over several, with the opening mark if it is the first kept, the closing one if the last. */
-function withQuotationMarks(block: Block, text: string): string {
-  const { open, close, blocks } = block.quotation!;
-  const kept = blocks.filter((b) => !b.removed && renderBlock(b) !== '');
+function withQuotationMarks(block: Block, text: string, kept: readonly Block[]): string {
+  const { open, close } = block.quotation!;
   if (kept[0] === block) text = block.prefix + open + text.slice(block.prefix.length);
   if (kept[kept.length - 1] === block) text += close;
   return text;
