@@ -102,7 +102,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
       const replaced = matchCase(match.text, replacement);
       out += capitalize ? upperFirst(replaced) : replaced;
       capitalize = false;
-      if (replacement.endsWith(':')) end = skipFollowingComma(text, end);
+      // "My first request is: give me" → "First request: give me", one colon.
+      if (replacement.endsWith(':')) end = skipFollowingComma(text, end + (/^[ \t]*:/.exec(text.slice(end))?.[0].length ?? 0));
       if (replacement.endsWith(':') && !/^\s/.test(text.slice(end))) out += ' ';
     }
     cursor = end;

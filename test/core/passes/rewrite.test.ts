@@ -64,6 +64,14 @@ describe('core/passes/rewrite', () => {
     ['I hope you are doing well. Fix the bug.', 'Fix the bug.'],
     ['I was wondering if you could possibly help me out with something. Fix the bug.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
+    // Only where it opens the sentence: after "and" the subject of "research" would become "I".
+    ['Your task is to research both sides.', 'Research both sides.'],
+    ['I will give you topics and your task is to research both sides.', "I'll give you topics and your task is to research both sides."],
+    ['I will ask you questions, and your goal is to help the owner.', "I'll ask you questions, and your goal is to help the owner."],
+    // "will be able to" is a future, "can" a permission: no shorter wording says the same.
+    ['You will be able to add documents later.', "You'll be able to add documents later."],
+    // The colon the user wrote is the one the short form ends with.
+    ['My first request is: give me an image of a red circle.', 'First request: give me an image of a red circle.'],
   ];
   for (const [input, expected] of examples) {
     it(`rewrites ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
