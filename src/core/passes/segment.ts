@@ -4,7 +4,7 @@ import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isSaidToReader } from './rewrite';
 import { isInstruction } from '../scoring/structure';
-import { findProtectedSpans, withEmphasis } from '../text/inline';
+import { findProtectedSpans, withUnsplit } from '../text/inline';
 import { isEnglish } from '../text/language';
 import { sentenceEnds } from '../text/sentences';
 import type { CountedText, Tokenizer } from '../tokenizer';
@@ -536,7 +536,7 @@ function splitSentences(content: string, english: boolean, tokenizer: Tokenizer,
   const spans = findProtectedSpans(content);
   const sentences: Sentence[] = [];
   let start = 0;
-  for (const end of sentenceEnds(content, withEmphasis(content, spans))) {
+  for (const end of sentenceEnds(content, withUnsplit(content, spans))) {
     // The sentence is the range without its surrounding whitespace (what trim() would remove).
     let from = start;
     while (from < end && WHITESPACE.test(content[from]!)) from++;

@@ -96,15 +96,24 @@ export function findProtectedSpans(text: string): Span[] {
 
 // Bold or underscore emphasis on one line: "**You read everything. You fix nothing.**".
 const EMPHASIS = /\*\*(?=\S)[^*\n]+?\*\*|__(?=\S)[^_\n]+?__/g;
+const SPLITS = /[.!?。！？]\s+\S/;
+/** How far a bracket may close and still hold its sentences: an unclosed "(" runs to no end. */
+const MAX_BRACKETED = 1200;
 
 /**
- * `spans` with the emphasis runs of `text` that hold more than one sentence added, merged and sorted: a
- * sentence never ends inside emphasis, or dropping its first sentence would leave a lone "**".
+ * `spans` with the emphasis runs and brackets of `text` that hold more than one sentence added, merged
+ * and sorted: a sentence never ends inside emphasis or brackets, or dropping its first sentence would
+ * leave a lone "**" or "]" ("[Caveat: … Be careful … paste the last few lines].").
  */
-export function withEmphasis(text: string, spans: readonly Span[]): Span[] {
-  if (!text.includes('**') && !text.includes('__')) return [...spans];
+export function withUnsplit(text: string, spans: readonly Span[]): Span[] {
   const runs: Span[] = [];
-  for (const m of text.matchAll(EMPHASIS)) if (/[.!?。！？]\s+\S/.test(m[0])) runs.push({ start: m.index!, end: m.index! + m[0].length });
+  if (text.includes('**') || text.includes('__')) for (const m of text.matchAll(EMPHASIS)) if (SPLITS.test(m[0])) runs.push({ start: m.index!, end: m.index! + m[0].length });
+  for (let open = text.search(/[([]/); open !== -1; ) {
+    const close = closingBracket(text, open);
+    if (close !== -1 && SPLITS.test(text.slice(open, close))) runs.push({ start: open, end: close + 1 });
+    const next = text.slice(close === -1 ? open + 1 : close + 1).search(/[([]/);
+    open = next === -1 ? -1 : (close === -1 ? open + 1 : close + 1) + next;
+  }
   if (runs.length === 0) return [...spans];
   const all = [...spans, ...runs].sort((a, b) => a.start - b.start);
   const merged: Span[] = [];
@@ -114,4 +123,19 @@ export function withEmphasis(text: string, spans: readonly Span[]): Span[] {
     else merged.push(span);
   }
   return merged;
+}
+
+/** Where the bracket opened at `open` closes, on the same paragraph and not too far; -1 if it does not. */
+function closingBracket(text: string, open: number): number {
+  const opener = text[open]!;
+  const closer = opener === '(' ? ')' : ']';
+  let depth = 0;
+  const end = Math.min(text.length, open + MAX_BRACKETED);
+  for (let i = open; i < end; i++) {
+    const ch = text[i]!;
+    if (ch === opener) depth++;
+    else if (ch === closer && --depth === 0) return i;
+    else if (ch === '\n' && text[i + 1] === '\n') return -1;
+  }
+  return -1;
 }

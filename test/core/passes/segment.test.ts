@@ -10,6 +10,18 @@ describe('core/passes/segment', () => {
     assert.equal(render(parse(text)), text);
   });
 
+  it('never ends a sentence inside brackets, so no unit leaves a lone "]" or ")" behind', () => {
+    const doc = parse('[Caveat: run it in a container. Be careful. Paste the last few lines]. I am a terminal. Reply (in English. Or German) now. Use (a) this. Unclosed (here. And on.');
+    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), [
+      '[Caveat: run it in a container. Be careful. Paste the last few lines].',
+      'I am a terminal.',
+      'Reply (in English. Or German) now.',
+      'Use (a) this.',
+      'Unclosed (here.',
+      'And on.',
+    ]);
+  });
+
   it('never ends a sentence inside bold emphasis, so no unit leaves a lone "**" behind', () => {
     const doc = parse('**You read everything. You fix nothing.** Your output is the audit report. **Bold** text here.');
     assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), ['**You read everything. You fix nothing.** Your output is the audit report.', '**Bold** text here.']);
