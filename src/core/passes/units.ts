@@ -85,19 +85,20 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       let turn: Unit | undefined; // the speaker's opening sentence of the line being read
       for (const sentence of kept) {
         const r = rankOf.get(sentence)!;
+        const text = sentenceText(sentence);
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (!withTask && previous && leansOnPrevious(sentenceText(sentence))) whole.head = previous;
+        if (!withTask && previous && leansOnPrevious(text)) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
-        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(sentenceText(sentence), doc.english)) whole.head = previous;
+        else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
         // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
         if (sentence.speaker) {
           // The question ends the turn before ("… Fátima, você traz uma proposta?"): the reply comes with
           // that turn's last sentence, and it with its speaker.
-          if (lastTurnEnd && !whole.head && REPLY.test(sentenceText(sentence))) whole.head = lastTurnEnd;
+          if (lastTurnEnd && !whole.head && REPLY.test(text)) whole.head = lastTurnEnd;
           turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
@@ -105,8 +106,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         units.push(whole);
         if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
-        // The title is kept with its text, never alone (a score of 0 is never picked on its own).
-        if (previous && previous === units[first] && kept.length > 1 && isTitle(sentenceText(sentence))) {
+        // The title is kept with its text, never alone (a score of 0 is never picked on its own), and so is
+        // a lead-in with its items run into the paragraph ("Your roles include: - **Basics**: …").
+        if (previous && sentence !== kept[kept.length - 1] && ((previous === units[first] && isTitle(text)) || /[:：]$/.test(text))) {
           previous.score = 0;
           titled = previous;
         }

@@ -16,7 +16,8 @@ const isTerminator = (ch: string) => '.!?…。！？।॥؟'.includes(ch);
 const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
 /** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
 const isCandidate = (c: number) =>
-  c === 10 || c === 46 || c === 33 || c === 63 || c === 32 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964 || c === 0x0965 || c === 0x061f;
+  c === 10 || c === 58 || c === 46 || c === 33 || c === 63 || c === 32 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964 || c === 0x0965 || c === 0x061f;
+const INLINE_LIST = /^ [-*•] /;
 const isThai = (c: number) => c >= 0x0e00 && c <= 0x0e7f;
 /** Thai spaces also part words within a sentence: a sentence is at least this many characters. */
 const MIN_THAI_SENTENCE = 80;
@@ -45,6 +46,12 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
     if (ch === ' ') {
       const last = ends.length > 0 ? ends[ends.length - 1]! : 0;
       if (i - last >= MIN_THAI_SENTENCE && i > 0 && isThai(text.charCodeAt(i - 1)) && i + 1 < n && isThai(text.charCodeAt(i + 1))) ends.push(i);
+      continue;
+    }
+    // A list run into one paragraph ("… include: - **Basics**: Start with … - **Insights**: …"): its
+    // lead-in is a sentence of its own, as each item is.
+    if (ch === ':') {
+      if (INLINE_LIST.test(text.slice(i + 1, i + 4))) ends.push(i + 1);
       continue;
     }
     if (ch === '\n') {

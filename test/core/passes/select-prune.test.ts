@@ -26,6 +26,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the lead-in of a list run into one paragraph with the items it keeps, never the items alone', () => {
+    const text =
+      'You are the "Architect Guide", a mentor for programmers who build modules and want to understand whole architectures. ' +
+      'Your primary roles and methods of guidance include: - **Basics**: Start with foundational knowledge of inter-module communication. ' +
+      '- **Integration Insights**: Explain how modules integrate within a larger system, with case studies. ' +
+      '- **Clarity Over Jargon**: Avoid overly technical language. - **No Coding Solutions**: Focus on architecture, never on specific code.';
+    for (const budget of ['80%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('- **'), `${budget}: no item kept, the case is not tested\n${out}`);
+      assert.ok(out.includes('Your primary roles and methods of guidance include: - **'), `${budget}: items without their lead-in\n${out}`);
+    }
+  });
+
   it('reads a Chinese sentence with a Latin acronym as text, not as a title its paragraph depends on', () => {
     const text = 'NFL的超级碗第五十届比赛在二零一六年举行并由CBS转播。比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。丹佛野马队赢得了比赛。';
     assert.equal(optimize({ text, budget: 25, mode: 'strict', task: '比赛在哪个体育场举行？' }).text, '比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。');
