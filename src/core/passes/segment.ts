@@ -440,9 +440,16 @@ function pinRequests(blocks: Block[], english: boolean): void {
   let lastProse = end;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
+  if (!last || last.kind !== 'prose' || lastProse < end - 1) return;
+  // The input a role prompt closes on is its final input, in the role's paragraph too.
+  const input = [...last.sentences].reverse().find((s) => !said(s));
+  if (input && input !== role && FIRST_INPUT.test(sentenceText(input))) {
+    input.pinned = true;
+    return;
+  }
   // A list item is one rule among others, not the prompt's closing request; nor is what follows the role
   // in its own paragraph.
-  if (!last || last.kind !== 'prose' || lastProse < end - 1 || isListItem(last) || (role && last.sentences.includes(role))) return;
+  if (isListItem(last) || (role && last.sentences.includes(role))) return;
   // The last request among the closing sentences that are not thanks: "请用中文回答：…" before "麻烦大家了，
   // 感激不尽！", "Responde en español, …" before "Ah, y el código vacío debe devolver 400.".
   const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);
@@ -515,6 +522,9 @@ const CLOSING_SENTENCES = 3;
 
 // What asks for something in the other languages the product reads (English has isInstruction): a
 // polite marker or an imperative that opens the sentence.
+// The input a role prompt closes on: "My first request is "…"", "My first sentence is …", "Initial request is - …".
+const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our)\s+)?(?:first|initial)\s+(?:[\p{L}-]+\s+){0,2}?(?:request|sentence|command|question|input|task|prompt|text|word|move|line|message|topic|query)\s*(?:is|will be|:)/iu;
+
 const REQUEST = new RegExp(
   `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +
     '(?:^[^\\p{L}]*|[,:;]\\s+)(?:antworte|schreib(?:e)?|gib|erstelle|fasse|erkläre|übersetze|responde|explica|explícame|escribe|escríbeme|dame|hazme|genera|traduce|resume|resúmeme|crea|devuelve|indica|indícame|' +

@@ -38,6 +38,11 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
     const span = spans[spanIndex];
     if (span && span.start <= i && i < span.end) {
       i = span.end - 1;
+      // A quotation that ends its sentence: 'My first request is "Can you help?" Thanks!'.
+      if (span.end < n && /[.!?。！？]["”»'’)\]]$/u.test(text.slice(span.end - 2, span.end)) && /\s/.test(text[span.end]!)) {
+        const next = nextNonSpace(text, span.end);
+        if (next !== -1 && startsSentence(text[next]!)) ends.push(span.end);
+      }
       continue;
     }
     const ch = text[i]!;

@@ -92,6 +92,12 @@ describe('core/passes/segment', () => {
     // Under a section heading, a plain instruction is that section's last rule; a task section's is the request.
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Working style\n\nBe skeptical. Prefer a few high-value checks.'), ['You are Ivy, the QA engineer.']);
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Task\n\nReview the login page on staging.'), ['You are Ivy, the QA engineer.', 'Review the login page on staging.']);
+    // The input a role prompt closes on, in the role's own paragraph.
+    assert.deepEqual(pinned('I want you to act as a plagiarism checker. Do not write explanations. My first sentence is "For computers to behave like humans, speech matters."'),
+      ['I want you to act as a plagiarism checker.', 'My first sentence is "For computers to behave like humans, speech matters."']);
+    assert.deepEqual(pinned('Act as a guide. You will suggest sights. My first request is "I want to visit Rome, can you suggest some sights?" Thanks!'),
+      ['Act as a guide.', 'My first request is "I want to visit Rome, can you suggest some sights?"']);
+    assert.deepEqual(pinned('Act as a guide. You will suggest sights. The first time you answer, be brief.'), ['Act as a guide.']);
     // The last rule of a list is one rule among others, not the closing request.
     assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
   });

@@ -14,6 +14,8 @@ const split = (text: string): string[] => {
 
 describe('core/text/sentences', () => {
   const cases: [string, string, string[]][] = [
+    ['a quotation that ends its sentence', 'My first request is "Can you suggest some sights?" Thanks! He said "stop." and left.',
+      ['My first request is "Can you suggest some sights?"', 'Thanks!', 'He said "stop." and left.']],
     ['English, with an abbreviation and a decimal', 'Dr. Smith paid 3.5 GB. Then he left.', ['Dr. Smith paid 3.5 GB.', 'Then he left.']],
     [
       'a hard-wrapped sentence whose next line opens with inline code',
