@@ -10,7 +10,7 @@ const IMPERATIVE_OPENERS = new Set(
     'verify wait write please assume limit prefer reply respond cite')
     .split(' '),
 );
-const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b/i;
+const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b|\byou['’]ll\s/i;
 const MODAL_SUBJECT = /the (?:answer|output|response|reply)/;
 const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
