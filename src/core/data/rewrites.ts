@@ -74,7 +74,6 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['it will be your task to', 'you will'],
   ['it is your job to', 'you will'],
   ['I will provide you with', 'I will give you'],
-  ['come up with', 'devise'],
   ['provide me with', 'give me'],
   ['provide you with', 'give you'],
   ['supply me with', 'give me'],

@@ -70,6 +70,12 @@ describe('core/passes/rewrite', () => {
     ['I will ask you questions, and your goal is to help the owner.', "I'll ask you questions, and your goal is to help the owner."],
     // "will be able to" is a future, "can" a permission: no shorter wording says the same.
     ['You will be able to add documents later.', "You'll be able to add documents later."],
+    // No label where an infinitive follows, no imperative where the modal carries a negated second verb.
+    ['My first command is to give an example.', 'My first command is to give an example.'],
+    ['You should only provide information and not solve problems.', 'You should only provide information and not solve problems.'],
+    ['You should only provide information.', 'Only provide information.'],
+    // "devise an engaging article" is no sentence a person writes.
+    ['You will come up with an engaging article.', "You'll come up with an engaging article."],
     // The colon the user wrote is the one the short form ends with.
     ['My first request is: give me an image of a red circle.', 'First request: give me an image of a red circle.'],
   ];
