@@ -74,7 +74,7 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
     if (end < n && !/\s/.test(text[end]!)) continue; // 3.5, e.g.x, file.ts
     if (ch === '.' && isAbbreviation(text, i)) continue;
     const next = nextNonSpace(text, end);
-    if (next === -1 || startsSentence(text[next]!)) {
+    if (next === -1 || startsSentence(text[next]!) || (ch === '.' && opensLowerCase(text, i, next))) {
       ends.push(end);
       i = end - 1;
     }
@@ -105,6 +105,14 @@ function isAbbreviation(text: string, period: number): boolean {
 function nextNonSpace(text: string, from: number): number {
   for (let j = from; j < text.length; j++) if (!/\s/.test(text[j]!)) return j;
   return -1;
+}
+
+// Prompts typed without capitals ("… and nothing else. do not write explanations. when i need …"): after
+// a word's period, these open a sentence in lower case too.
+const LOWER_OPENER = /^(?:do|don't|never|always|only|when|if|my|i|you|please|also|then|use|make|write|reply|answer|keep|give|tell|avoid)\s/;
+
+function opensLowerCase(text: string, period: number, next: number): boolean {
+  return LOWER_OPENER.test(text.slice(next, next + 8)) && /(?:\p{Ll}{2,}|[)}\]"'”’])$/u.test(text.slice(Math.max(0, period - 8), period));
 }
 
 function startsSentence(ch: string): boolean {

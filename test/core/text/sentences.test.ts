@@ -16,6 +16,8 @@ describe('core/text/sentences', () => {
   const cases: [string, string, string[]][] = [
     ['a quotation that ends its sentence', 'My first request is "Can you suggest some sights?" Thanks! He said "stop." and left.',
       ['My first request is "Can you suggest some sights?"', 'Thanks!', 'He said "stop." and left.']],
+    ['a prompt typed without capitals', 'reply with the output, and nothing else. do not write explanations. when i need to, i will say so {like this}. my first command is ls. use e.g. the docs.',
+      ['reply with the output, and nothing else.', 'do not write explanations.', 'when i need to, i will say so {like this}.', 'my first command is ls.', 'use e.g. the docs.']],
     ['English, with an abbreviation and a decimal', 'Dr. Smith paid 3.5 GB. Then he left.', ['Dr. Smith paid 3.5 GB.', 'Then he left.']],
     [
       'a hard-wrapped sentence whose next line opens with inline code',
