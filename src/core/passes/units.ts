@@ -169,7 +169,7 @@ const MAX_SET_ITEM_TOKENS = 40;
 function proseGroups(doc: Doc): Block[][] {
   const groups: Block[][] = [];
   const isItem = (block: Block) =>
-    block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length === 1 &&
+    block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length === 1 && !block.sentences[0]!.instruction &&
     block.sentences[0]!.tokens <= MAX_SET_ITEM_TOKENS && DEFINITION.test(block.sentences[0]!.pieces.map((p) => p.text).join(''));
   const indent = (block: Block) => /^\s*/.exec(block.prefix)![0];
   let run: Block[] = [];

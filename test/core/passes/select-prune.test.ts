@@ -39,6 +39,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads a run of labelled rules as rules, each kept or dropped on its own, not as one set of definitions', () => {
+    const text = [
+      '# Async rules', '',
+      '- **Naming:** all async methods end with `Async`, including the handlers of the command line.',
+      '- **Always await:** never fire and forget; if timing out, cancel the pending work first.',
+      '- **Timeouts:** use a linked `CancellationTokenSource` with `CancelAfter` for every outgoing call.',
+      '- **Context:** use `ConfigureAwait(false)` in library code and omit it in the app entry point.',
+    ].join('\n');
+    const out = optimize({ text, budget: '45%', mode: 'strict' }).text;
+    const items = out.split('\n').filter((line) => line.startsWith('- **'));
+    assert.ok(items.length >= 1 && items.length < 4, `kept ${items.length} of 4 rules\n${out}`);
+    // Whole rules: as one set of 87 tokens they fitted nowhere, and the fallback cut "Naming" to a clause.
+    for (const item of items) assert.ok(text.split('\n').includes(item), `cut: ${item}`);
+    assert.ok(out.includes('- **Always await:** never fire and forget'), out);
+  });
+
   it('reads a Chinese sentence with a Latin acronym as text, not as a title its paragraph depends on', () => {
     const text = 'NFL的超级碗第五十届比赛在二零一六年举行并由CBS转播。比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。丹佛野马队赢得了比赛。';
     assert.equal(optimize({ text, budget: 25, mode: 'strict', task: '比赛在哪个体育场举行？' }).text, '比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。');
