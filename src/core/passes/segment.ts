@@ -523,7 +523,7 @@ const CLOSING_SENTENCES = 3;
 // What asks for something in the other languages the product reads (English has isInstruction): a
 // polite marker or an imperative that opens the sentence.
 // The input a role prompt closes on: "My first request is "…"", "My first sentence is …", "Initial request is - …".
-const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our)\s+)?(?:first|initial)\s+(?:[\p{L}-]+\s+){0,2}?(?:request|sentence|command|question|input|task|prompt|text|word|move|line|message|topic|query)\s*(?:is|will be|:)/iu;
+const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+)?(?:first|initial)\s+(?:[\p{L}-]+\s+){0,2}?(?:request|sentence|command|question|input|task|prompt|text|word|move|line|message|topic|query|challenge|scenario|case|problem)\s*(?:is|will be|:)/iu;
 
 const REQUEST = new RegExp(
   `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +

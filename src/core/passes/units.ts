@@ -2,7 +2,7 @@ import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, type Bl
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
-import { terms } from '../text/words';
+import { STOPWORDS, terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
 import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn } from './structure';
@@ -89,7 +89,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (!withTask && previous && leansOnPrevious(text)) whole.head = previous;
+        if (!withTask && previous && (leansOnPrevious(text) || pointsBack(text, previous))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -138,6 +138,21 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+/**
+ * "How will you handle this situation?" after "… a crisis where a product recall is necessary.": a
+ * demonstrative whose noun the sentence before names points back at it.
+ */
+function pointsBack(text: string, previous: Unit): boolean {
+  if (!text.includes('th')) return false;
+  const before = previous.sentences!.map(sentenceText).join(' ').toLowerCase();
+  for (const m of text.matchAll(DEMONSTRATIVE)) {
+    const noun = m[1]!.toLowerCase();
+    if (!STOPWORDS.has(noun) && new RegExp(`(?<![\\p{L}])${noun.slice(0, Math.max(4, noun.length - 2))}`, 'u').test(before)) return true;
+  }
+  return false;
+}
+const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 
 // A short instruction whose object is the sentence before's: "Always note them …", "Fix it first.".
 const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them)(?![\p{L}'’])/iu;

@@ -55,6 +55,17 @@ describe('core/passes/select', () => {
     assert.ok(out.includes('- **Always await:** never fire and forget'), out);
   });
 
+  it('keeps a sentence that points back with a demonstrative ("this situation") only with the sentence it points at', () => {
+    const text =
+      'Act as the chief executive of a hypothetical company. Remember to remain professional in every answer you give. ' +
+      'Your first challenge is to address a potential crisis situation where a product recall of the new kettle is necessary. ' +
+      'How will you handle this situation, and what steps will you take?';
+    for (const budget of ['90%', '75%', '60%', '45%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      if (out.includes('this situation')) assert.ok(out.includes('crisis situation'), `${budget}: "this situation" points at nothing\n${out}`);
+    }
+  });
+
   it('reads a Chinese sentence with a Latin acronym as text, not as a title its paragraph depends on', () => {
     const text = 'NFL的超级碗第五十届比赛在二零一六年举行并由CBS转播。比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。丹佛野马队赢得了比赛。';
     assert.equal(optimize({ text, budget: 25, mode: 'strict', task: '比赛在哪个体育场举行？' }).text, '比赛在加州圣克拉拉的李维斯体育场举行，观众超过七万人。');
