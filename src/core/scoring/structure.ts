@@ -11,6 +11,8 @@ const IMPERATIVE_OPENERS = new Set(
     .split(' '),
 );
 const MODAL = /\b(you|your answers?|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b|\byou['’]ll\s/i;
+// What the writer hopes will happen is no instruction: "… so hopefully you'll get it right the first time".
+const HOPED = /\b(?:hopefully|i hope|we hope|maybe|perhaps|so that)\b[^.!?;]{0,20}\byou(?:['’]ll| will)\b/i;
 const MODAL_SUBJECT = /the (?:answer|output|response|reply)/;
 const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
@@ -42,7 +44,7 @@ function opensInstruction(original: string): boolean {
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();
   const you = lower.includes('you');
-  if ((you || MODAL_SUBJECT.test(lower)) && MODAL.test(sentence)) return true;
+  if ((you || MODAL_SUBJECT.test(lower)) && MODAL.test(sentence) && !HOPED.test(sentence)) return true;
   if ((you || lower.includes('make sure') || lower.includes('ensure that') || lower.includes('only ')) && DIRECTIVE.test(sentence)) return true;
   return CLAUSE_DIRECTIVE.test(sentence);
 }

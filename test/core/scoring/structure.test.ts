@@ -26,6 +26,7 @@ describe('core/scoring/structure', () => {
     "Venue: the game was played at Levi's Stadium.",
     'What I needed was a faster laptop, as it turned out.',
     'What they wanted was a faster release: the team shipped in March.',
+    "I've tried to write down the stuff that always comes up in code review, so hopefully you'll get it right on the first try.",
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
 
