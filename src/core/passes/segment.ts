@@ -96,13 +96,20 @@ function markLeadIns(blocks: Block[]): void {
     // A bold label titles what follows ("**mcp.json:**", "**Step 1: Create the directory**"); as a list item
     // ("4. **Implement fix**") only its own nested items.
     const nested = next.kind === 'prose' && indentOf(next.prefix) > indentOf(block.prefix);
-    const label = isLabel(text) && (!isListItem(block) || nested);
+    // So does a list item that is a bare title over its nested items ("- Output", then "  - Return JSON …").
+    const label = (isLabel(text) && (!isListItem(block) || nested)) || (nested && isListItem(block) && isBareTitle(text));
     if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
     if (subsections && (isListItem(block) || label)) continue;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
     if (subsections) blocks[i]!.within = section;
   }
 }
+
+/** A few words with no sentence punctuation: "Output", "Error handling", "Wave review". */
+const isBareTitle = (text: string): boolean => {
+  const trimmed = text.trim();
+  return trimmed.split(/\s+/).length <= 3 && !/[.!?;,。！？]$/u.test(trimmed);
+};
 
 /**
  * A prompt that ends with its material announced by a colon ("Here is the handler:", then the code; "相关

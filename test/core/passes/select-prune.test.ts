@@ -110,6 +110,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
+    const text = [
+      '## Plan review', '',
+      '- Status assignment:', '  - Critical means failed: logical paradoxes, missing root tasks, parallel conflicts or missed PRD requirements.',
+      '  - No issues means completed: the plan is logically sound, fully traced and executable.',
+      '- Output', '  - Return minimal JSON per `output_format` below, with every failure listed.',
+      '- Scope', '  - Review only changed lines plus their immediate context, never whole files for small changes.',
+    ].join('\n');
+    for (const budget of ['80%', '60%', '45%', '30%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n');
+      out.forEach((line, i) => {
+        if (/^- (?:Output|Scope)$/.test(line)) assert.ok(/^\s+- /.test(out[i + 1] ?? ''), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
+      });
+    }
+  });
+
   it('without a task, never keeps a sentence that opens with "It"/"They" without the sentence it points back to', () => {
     const text =
       'Our office is in a quiet street near the river in the old town. The cache stores session tokens for a while. ' +
