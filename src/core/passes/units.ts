@@ -172,6 +172,9 @@ const MORE_OF_A_UNIT = 0.25;
  */
 const JOIN_SENTENCE = 0.5;
 const JOIN_LIST = 1.5;
+// The steps of a procedure ("1. **Measure First**: …", "2. **Delete Safely**: …") go together, instructions
+// or not: a procedure without one of its steps is another procedure. Labelled bullets are rules each.
+const NUMBERED = /^\s*\d+[.)]\s/;
 /** A set is short: a long run of labelled rules is a list of rules, each kept or dropped on its own. */
 const MAX_SET_ITEMS = 12;
 const MAX_SET_ITEM_TOKENS = 40;
@@ -184,7 +187,7 @@ const MAX_SET_ITEM_TOKENS = 40;
 function proseGroups(doc: Doc): Block[][] {
   const groups: Block[][] = [];
   const isItem = (block: Block) =>
-    block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length === 1 && !block.sentences[0]!.instruction &&
+    block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length === 1 && (!block.sentences[0]!.instruction || NUMBERED.test(block.prefix)) &&
     block.sentences[0]!.tokens <= MAX_SET_ITEM_TOKENS && DEFINITION.test(block.sentences[0]!.pieces.map((p) => p.text).join(''));
   const indent = (block: Block) => /^\s*/.exec(block.prefix)![0];
   let run: Block[] = [];

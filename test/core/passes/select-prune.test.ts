@@ -110,6 +110,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the numbered steps of a procedure all or none', () => {
+    const text = [
+      'You are the janitor agent: you remove dead code and never add features.', '',
+      '## Execution Strategy', '',
+      '1. **Measure First**: Identify what is actually used versus what is only declared.',
+      '2. **Delete Safely**: Remove code only with comprehensive tests around it.',
+      '3. **Simplify Incrementally**: Change one concept at a time.',
+      '4. **Validate Continuously**: Run the tests after each removal.',
+      '5. **Document Nothing**: Let the code speak for itself.', '',
+      'Never delete public API without a deprecation notice of at least one release.',
+    ].join('\n');
+    for (const budget of ['90%', '70%', '50%', '35%']) {
+      const steps = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((line) => /^\d+\. \*\*/.test(line));
+      assert.ok(steps.length === 0 || steps.length === 5, `${budget}: ${steps.length} of 5 steps\n${steps.join('\n')}`);
+    }
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
