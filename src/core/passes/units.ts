@@ -89,7 +89,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (!withTask && previous && (leansOnPrevious(text) || pointsBack(text, previous))) whole.head = previous;
+        if (previous && (REFERS_BACK.test(text) || (!withTask && (leansOnPrevious(text) || pointsBack(text, previous))))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -138,6 +138,9 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+// Says it of what the sentence before shows, with a task too: "Something along those lines is perfect".
+const REFERS_BACK = /(?<![\p{L}])(?:along (?:those|these|the same) lines|(?:something|anything) like (?:that|this|those)|like that one)(?![\p{L}])/iu;
 
 /**
  * "How will you handle this situation?" after "… a crisis where a product recall is necessary.": a

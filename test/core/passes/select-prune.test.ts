@@ -110,6 +110,18 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "Something along those lines is perfect" only with the example before it, with a task too', () => {
+    const text =
+      'Write the commentary for the Q2 regional sales table. For tone, here is a sentence from last quarter: "Q1 revenue was flat at €7.2m, 4.1% below plan." ' +
+      'Something along those lines is perfect — short sentences, numbers first, no adjectives like "impressive". Mention the gap to plan in € and %.';
+    for (const task of ['', 'Commentary on regional sales for leadership']) {
+      for (const budget of ['85%', '70%', '55%', '40%']) {
+        const out = optimize({ text, budget, mode: 'strict', task }).text;
+        if (out.includes('along those lines')) assert.ok(out.includes('Q1 revenue was flat'), `${budget} ${task}: "those lines" point at nothing\n${out}`);
+      }
+    }
+  });
+
   it('keeps the numbered steps of a procedure all or none', () => {
     const text = [
       'You are the janitor agent: you remove dead code and never add features.', '',
