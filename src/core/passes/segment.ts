@@ -450,7 +450,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   if (!last || last.kind !== 'prose' || lastProse < end - 1) return;
   // The input a role prompt closes on is its final input, in the role's paragraph too.
   const input = [...last.sentences].reverse().find((s) => !said(s));
-  if (input && input !== role && FIRST_INPUT.test(sentenceText(input))) {
+  if (input && input !== role && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
     input.pinned = true;
     return;
   }
@@ -531,6 +531,9 @@ const CLOSING_SENTENCES = 3;
 // polite marker or an imperative that opens the sentence.
 // The input a role prompt closes on: "My first request is "…"", "My first sentence is …", "Initial request is - …".
 const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+)?(?:first|initial)\s+(?:[\p{L}-]+\s+){0,2}?(?:request|sentence|command|question|input|task|prompt|text|word|move|line|message|topic|query|challenge|scenario|case|problem)\s*(?:is|will be|:)/iu;
+
+// A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
+const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;
 
 const REQUEST = new RegExp(
   `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +

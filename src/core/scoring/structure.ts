@@ -19,7 +19,7 @@ const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would 
 // narrative ("the Broncos never trailed").
 const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
-const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so)\b[,\s]*)+/iu;
+const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so|first|firstly|second|secondly|third|later|afterwards|to (?:start|begin))\b[,\s]*)+/iu;
 
 // The ask put as what the writer wants back: "What I'd like back: first a short explanation …",
 // "What I need is a list of …".

@@ -72,8 +72,9 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
       continue;
     }
     if (end < n && !/\s/.test(text[end]!)) continue; // 3.5, e.g.x, file.ts
-    if (ch === '.' && isAbbreviation(text, i)) continue;
     const next = nextNonSpace(text, end);
+    // "etc." closes a list, and often the sentence: before a capital it ends it ("… better etc. My first request is …").
+    if (ch === '.' && isAbbreviation(text, i) && !(next !== -1 && /\p{Lu}/u.test(text[next]!) && /(?<![\p{L}])etc$/iu.test(text.slice(Math.max(0, i - 4), i)))) continue;
     if (next === -1 || startsSentence(text[next]!) || (ch === '.' && opensLowerCase(text, i, next))) {
       ends.push(end);
       i = end - 1;

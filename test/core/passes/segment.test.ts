@@ -98,6 +98,8 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. My first request is "I want to visit Rome, can you suggest some sights?" Thanks!'),
       ['Act as a guide.', 'My first request is "I want to visit Rome, can you suggest some sights?"']);
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. The first time you answer, be brief.'), ['Act as a guide.']);
+    assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
+      ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
     assert.deepEqual(pinned('Act as a coach. You will give advice. Your first challenge is to calm a nervous team before a final.'),
       ['Act as a coach.', 'Your first challenge is to calm a nervous team before a final.']);
     // The last rule of a list is one rule among others, not the closing request.

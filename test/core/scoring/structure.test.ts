@@ -16,6 +16,9 @@ describe('core/scoring/structure', () => {
     'What I need from you is a proper letter of two pages.',
     "I'll speak to you in any language and you'll detect the language.",
     'You’ll reply in French.',
+    'First, start briefly explaining what an algorithm is, and continue giving simple examples.',
+    'Later, wait for my prompt for additional questions.',
+    'To start, explain the rules.',
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 

@@ -14,6 +14,8 @@ const split = (text: string): string[] => {
 
 describe('core/text/sentences', () => {
   const cases: [string, string, string[]][] = [
+    ['"etc." before a capital ends the sentence', 'Use animals, history etc. My first request is a story. Bring fruit, bread, etc. and water.',
+      ['Use animals, history etc.', 'My first request is a story.', 'Bring fruit, bread, etc. and water.']],
     ['a quotation that ends its sentence', 'My first request is "Can you suggest some sights?" Thanks! He said "stop." and left.',
       ['My first request is "Can you suggest some sights?"', 'Thanks!', 'He said "stop." and left.']],
     ['a prompt typed without capitals', 'reply with the output, and nothing else. do not write explanations. when i need to, i will say so {like this}. my first command is ls. use e.g. the docs.',
