@@ -1,5 +1,6 @@
 import { keptSentences, sentenceText, sentenceWords, type Sentence } from '../doc';
-import { GUARD_WORDS } from '../text/words';
+import { REWRITES } from '../data/rewrites';
+import { GUARD_WORDS, STOPWORDS } from '../text/words';
 import type { Pass } from './context';
 
 const NEAR = 0.8;
@@ -36,7 +37,7 @@ export const dedupe: Pass = {
       if (candidates.length > 0) {
         for (const id of entry.words) inEntry[id] = index;
         // The word overlap first: it rules out almost every candidate, before any locked key is built.
-        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, inEntry, index) && lockedKey(earlier) === lockedKey(entry))) {
+        if (candidates.some((earlier) => nearRepeat(earlier.words, entry.words.length, inEntry, index) && saysNothingNew(entry, earlier, vocabulary) && lockedKey(earlier) === lockedKey(entry))) {
           entry.sentence.removed = true;
           return;
         }
@@ -110,6 +111,18 @@ function foldCaseAndSpace(text: string): string {
   const lower = text.toLowerCase();
   return (SPACE_TO_FOLD.test(lower) ? lower.replace(/\s+/g, ' ') : lower).trim();
 }
+
+/**
+ * Whether every content word of the later sentence is in the earlier one: "Inputs on the pages should
+ * have numbers …" after "Links on the pages should have numbers …" shares 10 of 12 words but is another rule.
+ */
+function saysNothingNew(later: Entry, earlier: Entry, vocabulary: WordIds): boolean {
+  const before = new Set(earlier.words);
+  return later.words.every((id) => before.has(id) || STOPWORDS.has(vocabulary.words[id]!) || FILLER.has(vocabulary.words[id]!));
+}
+
+/** Words the rewrite pass deletes ("please", "really"): a repeat that adds only these adds nothing. */
+const FILLER = new Set(REWRITES.filter(([from, to]) => to === '' && !from.includes(' ')).map(([from]) => from.toLowerCase()));
 
 /** What must be identical for two sentences to be near repeats: protected spans and negations. */
 function lockedKey(entry: Entry): string {

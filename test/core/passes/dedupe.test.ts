@@ -20,6 +20,11 @@ describe('core/passes/dedupe', () => {
     );
   });
 
+  it('keeps a near repeat that says something the first does not: another subject is another rule', () => {
+    const rules = 'Links on the pages should have numbers next to them written between []. Inputs on the pages should have numbers next to them written between [].';
+    assert.equal(dd(rules), rules);
+  });
+
   it('keeps near repeats that differ in a number or a negation', () => {
     const numbers = 'The free plan allows 50 requests per minute for each user. The free plan allows 60 requests per minute for each user.';
     assert.equal(dd(numbers), numbers);
