@@ -531,7 +531,7 @@ const CLOSING_SENTENCES = 3;
 // polite marker or an imperative that opens the sentence.
 // The input a role prompt closes on: "My first request is "…"", "Initial request is - …", "To start, I will
 // make the first move by placing an X …".
-const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+)?(?:first|initial)\s+(?:[\p{L}-]+\s+){0,2}?(?:request|sentence|command|question|input|task|prompt|text|word|move|line|message|topic|query|challenge|scenario|case|problem)\s*(?:is|will be|:)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
+const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+(?:first|initial)|initial)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
 
 // A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
 const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;
