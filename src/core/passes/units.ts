@@ -157,8 +157,9 @@ function pointsBack(text: string, previous: Unit): boolean {
 }
 const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 
-// A short instruction whose object is the sentence before's: "Always note them …", "Fix it first.".
-const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them)(?![\p{L}'’])/iu;
+// A short instruction about what the sentence before names: "Always note them …", "Fix it first.", "Make
+// sure they're not competing articles.".
+const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them|they|their)(?![\p{L}])/iu;
 const MAX_LEANING_WORDS = 10;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with

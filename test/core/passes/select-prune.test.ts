@@ -166,6 +166,16 @@ describe('core/passes/select', () => {
     assert.ok(optimize({ text, budget: 40, mode: 'strict' }).text.includes("It's cleared"), 'both fit: both kept');
   });
 
+  it('without a task, keeps a short rule about "they" only with the sentence that names them', () => {
+    const text =
+      'Act as an SEO writer for the outdoor shop Trailhead. Add three external links to trusted sources at the end of every article. ' +
+      "Make sure they're not competing articles. Write in British English.";
+    for (const budget of ['90%', '75%', '60%', '45%', '35%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      if (out.includes('competing articles')) assert.ok(out.includes('external links'), `${budget}: "they" point at nothing\n${out}`);
+    }
+  });
+
   it('keeps the sentence most relevant to the task; with pruning the text fits', () => {
     const doc = parse(FACTS, 'When was the roof rebuilt?');
     select.run(doc, context(20));
