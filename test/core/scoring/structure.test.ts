@@ -19,6 +19,7 @@ describe('core/scoring/structure', () => {
     'First, start briefly explaining what an algorithm is, and continue giving simple examples.',
     'Later, wait for my prompt for additional questions.',
     'To start, explain the rules.',
+    'Your feedback needs to include quantitative analysis of the traffic.',
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 
