@@ -130,7 +130,9 @@ const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?�
 
 /** A clause title in capitals opening its paragraph: "CLÁUSULA SEGUNDA – DO PRAZO.", "SECTION 4. PAYMENT." */
 function isCapitalTitle(text: string): boolean {
-  // Only cased letters (a Chinese sentence with "NFL" in it is no title), every one a capital.
+  // Only cased letters (a Chinese sentence with "NFL" in it is no title), every one a capital; most
+  // sentences show a small letter at once.
+  if (/\p{Ll}/u.test(text)) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
   return letters.length >= 6 && /^\p{Lu}+$/u.test(letters) && text.split(/\s+/).length <= MAX_TITLE_WORDS;
 }

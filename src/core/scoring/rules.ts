@@ -23,10 +23,13 @@ class Phrases {
     const end = first ? Math.min(1, scanned.length) : scanned.length;
     for (let i = 0; i < end; i++) {
       const word = scanned[i]!;
-      for (const parts of this.byFirst.get(word) ?? []) {
-        let k = 1;
-        while (k < parts.length && scanned[i + k] === parts[k]) k++;
-        if (k === parts.length) return true;
+      const starting = this.byFirst.get(word);
+      if (starting !== undefined) {
+        for (const parts of starting) {
+          let k = 1;
+          while (k < parts.length && scanned[i + k] === parts[k]) k++;
+          if (k === parts.length) return true;
+        }
       }
       for (const prefix of this.prefixes) if (word.startsWith(prefix)) return true;
     }

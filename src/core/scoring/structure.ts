@@ -10,7 +10,7 @@ const IMPERATIVE_OPENERS = new Set(
     'verify wait write please assume limit prefer reply respond cite')
     .split(' '),
 );
-const MODAL = /\b(you|your [\p{L}-]+|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b|\byou['’]ll\s/iu;
+const MODAL = /\b(you|your [\w-]+|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b|\byou['’]ll\s/i;
 // What the writer hopes will happen is no instruction: "… so hopefully you'll get it right the first time".
 const HOPED = /\b(?:hopefully|i hope|we hope|maybe|perhaps|so that)\b[^.!?;]{0,20}\byou(?:['’]ll| will)\b/i;
 const MODAL_SUBJECT = /the (?:answer|output|response|reply)/;
