@@ -10,8 +10,9 @@ const ORDERED_LEAD_IN = /^(\s*)(\d{1,3})([.)])([ \t]+)/;
 /** The ordered-list marker of an item, lead-in or not. */
 const markerOf = (block: Block): RegExpExecArray | null =>
   block.kind === 'heading' ? (block.level === LEAD_IN_LEVEL ? ORDERED_LEAD_IN.exec(block.body) : null) : ORDERED.exec(block.prefix);
-// "step 3", "rule 2", "Punkt 4", "paso 2": text that points at an item by its number.
-const POINTS_AT_NUMBER = /\b(?:steps?|rules?|items?|points?|punkt|schritt|regel|paso|regla|étape|règle|passo|regra)\s+\d/i;
+// "step 3", "rule 2", "Punkt 4", "paso 2": text that points at an item by its number, and a field that
+// holds one ('"playbook_item" (number, or null …)', "the rule number").
+const POINTS_AT_NUMBER = /\b(?:steps?|rules?|items?|points?|punkt|schritt|regel|paso|regla|étape|règle|passo|regra)\s+\d|(?:step|rule|item|point)(?:["'`]\s*\(|\s+|_)(?:number|no\b|#)/i;
 
 // The number each item was written with, before any renumbering.
 const written = new WeakMap<Block, number>();

@@ -44,5 +44,8 @@ describe('core/passes/renumber', () => {
     assert.equal(without(lazy, ['German']), '1. Never ask for addresses.\n1. Keep it short.');
     const referenced = '1. Read the ticket.\n2. Check the order.\n3. Reply.\n\nIf step 3 fails, escalate.';
     assert.equal(without(referenced, ['Read the ticket']), '2. Check the order.\n3. Reply.\n\nIf step 3 fails, escalate.');
+    // The output cites the playbook's items by number: a renumbered list would make every citation wrong.
+    const cited = '1. Liability cap of 12 months.\n2. Data in the EU.\n3. Renewal notice of 90 days.\n\nEach issue has "playbook_item" (number, or null if not covered).';
+    assert.equal(without(cited, ['Liability cap']), '2. Data in the EU.\n3. Renewal notice of 90 days.\n\nEach issue has "playbook_item" (number, or null if not covered).');
   });
 });
