@@ -448,9 +448,10 @@ function pinRequests(blocks: Block[], english: boolean): void {
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
   if (!last || last.kind !== 'prose' || lastProse < end - 1) return;
-  // The input a role prompt closes on is its final input, in the role's paragraph too.
+  // The input a role prompt closes on is its final input, in the role's paragraph too (an article's last
+  // sentence, "The first recorded use is …" or a closing quotation, is none).
   const input = [...last.sentences].reverse().find((s) => !said(s));
-  if (input && input !== role && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
+  if (role && input && input !== role && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
     input.pinned = true;
     return;
   }

@@ -100,6 +100,9 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. The first time you answer, be brief.'), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
       ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
+    // Without a role it is an article's last sentence, not an input.
+    assert.deepEqual(pinned('The Broncos won the game. The first recorded use of the name is from 1960.'), []);
+    assert.deepEqual(pinned('The coach spoke after the game. He said: "We played as a team today."'), []);
     assert.deepEqual(pinned('Act as a mathematician. Reply with the result only. My first expression is: 4+5'), ['Act as a mathematician.', 'My first expression is: 4+5']);
     assert.deepEqual(pinned('Act as a Tic-Tac-Toe game. Use X for my moves. To start, I will make the first move by placing an X in the top left corner.'),
       ['Act as a Tic-Tac-Toe game.', 'To start, I will make the first move by placing an X in the top left corner.']);
