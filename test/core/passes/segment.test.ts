@@ -100,6 +100,9 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. The first time you answer, be brief.'), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
       ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
+    // The question that asks comes before the last rule about it: both are the request.
+    assert.deepEqual(pinned('My retry decorator loops forever.\n\n```python\nwhile True: pass\n```\n\nCan you point out the bugs and show a fixed version? Keep the explanation to at most 5 bullet points.'),
+      ['Can you point out the bugs and show a fixed version?', 'Keep the explanation to at most 5 bullet points.']);
     // Without a role it is an article's last sentence, not an input.
     assert.deepEqual(pinned('The Broncos won the game. The first recorded use of the name is from 1960.'), []);
     assert.deepEqual(pinned('The coach spoke after the game. He said: "We played as a team today."'), []);
