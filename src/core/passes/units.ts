@@ -108,6 +108,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         previous = units[units.length - 1];
         // The title is kept with its text, never alone (a score of 0 is never picked on its own), and so is
         // a lead-in with its items run into the paragraph ("Your roles include: - **Basics**: …").
+        // "以下の内容でお願いします。", "See below.": says nothing but that something follows.
+        if (POINTS_AHEAD.test(text)) whole.score = 0;
         if (previous && sentence !== kept[kept.length - 1] && ((previous === units[first] && isTitle(text)) || /[:：]$/.test(text))) {
           previous.score = 0;
           titled = previous;
@@ -140,6 +142,8 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以下の?(?:内容|通り|とおり)?で?(?:お願いします|お願いいたします|よろしくお願いします)|(?:具体)?(?:内容|要求|情况)?如下|siehe unten|ver abajo|voir ci-dessous|veja abaixo)[.。!！]?$/iu;
 
 // Says it of what the sentence before shows, with a task too: "Something along those lines is perfect".
 const REFERS_BACK = /(?<![\p{L}])(?:along (?:those|these|the same) lines|(?:something|anything) like (?:that|this|those)|like that one)(?![\p{L}])/iu;

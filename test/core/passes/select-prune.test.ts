@@ -122,6 +122,15 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never keeps a sentence that only points at what follows ("以下の内容でお願いします。", "See below.") on its own', () => {
+    const ja = 'ユーザーの発話を意図ごとに分類したいと考えています。以下の内容でお願いします。\n\nルール：\n- 1つの発話にラベルは必ず1つだけ付けてください。\n- 出力はラベル名のみで、説明や記号は付けないでください。';
+    const en = 'We sort support tickets by queue. See below.\n\nRules:\n- Every ticket gets exactly one queue.\n- Reply with the queue name only, never an explanation.';
+    for (const text of [ja, en]) for (const budget of ['80%', '60%', '40%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(!out.includes('以下の内容でお願いします') && !out.includes('See below'), `${budget}: a pointer kept\n${out}`);
+    }
+  });
+
   it('keeps the numbered steps of a procedure all or none', () => {
     const text = [
       'You are the janitor agent: you remove dead code and never add features.', '',
