@@ -99,6 +99,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           // The question ends the turn before ("… Fátima, você traz uma proposta?"): the reply comes with
           // that turn's last sentence, and it with its speaker.
           if (lastTurnEnd && !whole.head && REPLY.test(text)) whole.head = lastTurnEnd;
+          // A turn that opens on its topic alone ("Luis: Code reviews. Some PRs waited …") says it only with
+          // what follows on its line.
+          else if (TOPIC_TURN.test(text) && kept[kept.indexOf(sentence) + 1] && !kept[kept.indexOf(sentence) + 1]!.speaker) whole.score = 0;
           turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
@@ -121,6 +124,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   return units;
 }
 
+// A speaker's name and a topic of at most three words: "Luis: Code reviews.", "Greta: Staging."
+const TOPIC_TURN = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’-]+\s*){1,3}[.!]?$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
 

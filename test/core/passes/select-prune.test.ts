@@ -131,6 +131,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a transcript turn that opens on its topic alone ("Luis: Code reviews.") only with what follows on its line', () => {
+    const text = [
+      'Summarize the retro below into decisions and action items.', '',
+      'Greta: Went well: we shipped the refund API on time, which was the riskiest item of the sprint.',
+      'Luis: Code reviews. Some PRs waited more than two days for review. My currency-rounding fix sat for three days.',
+      'Sam: Staging. It broke twice because the ledger team changed their API without telling anyone.',
+      'Greta: Let us agree that every PR gets a first review within one working day.',
+    ].join('\n');
+    for (const budget of ['85%', '70%', '55%', '40%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      for (const topic of ['Luis: Code reviews.', 'Sam: Staging.']) {
+        const line = out.split('\n').find((l) => l.startsWith(topic.split(':')[0]!));
+        if (line) assert.notEqual(line.trim(), topic, `${budget}: a topic alone\n${out}`);
+      }
+    }
+  });
+
   it('keeps the numbered steps of a procedure all or none', () => {
     const text = [
       'You are the janitor agent: you remove dead code and never add features.', '',
