@@ -33,6 +33,8 @@ export interface Sentence {
    * `${input:name}`): ranked first, but it competes for the budget like every other unit.
    */
   request?: boolean;
+  /** The input the prompt closes on ('My first request is "…"', a template slot): pinned, and above the role. */
+  input?: boolean;
   /** Opens a turn of a transcript ("Carlos (tesoureiro): …"): the rest of its line is said by that speaker. */
   speaker?: boolean;
 }

@@ -428,7 +428,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
-  for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = true;
+  for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = block.sentences[0]!.input = true;
   // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
   const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence)));
   if (role) role.pinned = true;
@@ -452,7 +452,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // sentence, "The first recorded use is …" or a closing quotation, is none).
   const input = [...last.sentences].reverse().find((s) => !said(s));
   if (role && input && input !== role && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
-    input.pinned = true;
+    input.pinned = input.input = true;
     return;
   }
   // A list item is one rule among others, not the prompt's closing request; nor is what follows the role

@@ -72,7 +72,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
   for (const { unit, kept, pinned } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED }) : unit);
+    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED + (isInput(unit) ? PINNED : 0) }) : unit);
   }
   const keep = new Set<Unit>();
   const covered = new Map<string, number>();
@@ -99,6 +99,12 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
 }
+
+/**
+ * The final input, pinned like the role and the closing request but ranked above them: where only one
+ * fits, "First request: "I need a story on perseverance."" says more than "Act as a storyteller."
+ */
+const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.sentences?.some((s) => s.input);
 
 /**
  * A sentence that ends its paragraph with a colon announces the block after it ("Las tablas son estas:"

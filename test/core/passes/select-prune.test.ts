@@ -148,6 +148,14 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the first request over the role when only one of them fits', () => {
+    const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
+      'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
+    const out = optimize({ text, budget: 22, mode: 'strict' }).text;
+    assert.ok(out.includes('German Shepherd'), out);
+    assert.ok(optimize({ text, budget: 40, mode: 'strict' }).text.includes('pet behaviorist'), 'both fit: both kept');
+  });
+
   it('keeps the numbered steps of a procedure all or none', () => {
     const text = [
       'You are the janitor agent: you remove dead code and never add features.', '',
