@@ -532,8 +532,6 @@ const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;
 /** How far from the end of the prompt the closing request may stand. */
 const CLOSING_SENTENCES = 3;
 
-// What asks for something in the other languages the product reads (English has isInstruction): a
-// polite marker or an imperative that opens the sentence.
 // The input a role prompt closes on: "My first request is "…"", "Initial request is - …", "To start, I will
 // make the first move by placing an X …".
 const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+(?:first|initial)|initial)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
@@ -541,6 +539,8 @@ const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+(?:first|initial)|initia
 // A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
 const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;
 
+// What asks for something in the other languages the product reads (English has isInstruction): a
+// polite marker or an imperative that opens the sentence.
 const REQUEST = new RegExp(
   `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +
     '(?:^[^\\p{L}]*|[,:;]\\s+)(?:antworte|schreib(?:e)?|gib|erstelle|fasse|erkläre|übersetze|responde|explica|explícame|escribe|escríbeme|dame|hazme|genera|traduce|resume|resúmeme|crea|devuelve|indica|indícame|' +
