@@ -101,7 +101,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           if (lastTurnEnd && !whole.head && REPLY.test(text)) whole.head = lastTurnEnd;
           // A turn that opens on its topic alone ("Luis: Code reviews. Some PRs waited …") says it only with
           // what follows on its line.
-          else if (TOPIC_TURN.test(text) && kept[kept.indexOf(sentence) + 1] && !kept[kept.indexOf(sentence) + 1]!.speaker) whole.score = 0;
+          else if (TOPIC_TURN.test(text) && continuesLine(kept, sentence)) whole.score = 0;
           turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
@@ -109,10 +109,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         units.push(whole);
         if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
+        if (POINTS_AHEAD.test(text)) whole.score = 0;
         // The title is kept with its text, never alone (a score of 0 is never picked on its own), and so is
         // a lead-in with its items run into the paragraph ("Your roles include: - **Basics**: …").
-        // "以下の内容でお願いします。", "See below.": says nothing but that something follows.
-        if (POINTS_AHEAD.test(text)) whole.score = 0;
         if (previous && sentence !== kept[kept.length - 1] && ((previous === units[first] && isTitle(text)) || /[:：]$/.test(text))) {
           previous.score = 0;
           titled = previous;
@@ -148,6 +147,13 @@ const MAX_TITLE_WORDS = 12;
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
 
+/** Whether the sentence after `sentence` goes on with the same speaker's line. */
+function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {
+  const next = kept[kept.indexOf(sentence) + 1];
+  return next !== undefined && !next.speaker;
+}
+
+// Says nothing but that something follows: "以下の内容でお願いします。", "See below.", "如下。".
 const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以下の?(?:内容|通り|とおり)?で?(?:お願いします|お願いいたします|よろしくお願いします)|(?:具体)?(?:内容|要求|情况)?如下|siehe unten|ver abajo|voir ci-dessous|veja abaixo)[.。!！]?$/iu;
 
 // Says it of what the sentence before shows, with a task too: "Something along those lines is perfect".
