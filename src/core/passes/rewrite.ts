@@ -82,14 +82,13 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     const atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
     const replacement = match.replacement;
     if ((replacement.endsWith(':') || match.opening) && !atStart) continue;
-    const rest = text.slice(start + match.text.length);
+    let end = start + match.text.length;
     // "My first command is to give …" has no label to become; "You should only inform and not solve" no
     // imperative ("Only inform and not solve"): the modal carries both verbs.
-    if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(rest)) continue;
-    if (match.opening && replacement === '' && /\b(?:and|or|but)\s+not\s+\p{Ll}/u.test(rest)) continue;
+    if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(text.slice(end))) continue;
+    if (match.opening && replacement === '' && /\b(?:and|or|but)\s+not\s+\p{Ll}/u.test(text.slice(end))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
-    let end = start + match.text.length;
     const before = text.slice(cursor, start);
     out += capitalize ? upperFirst(before) : before;
     if (before !== '') capitalize = false;

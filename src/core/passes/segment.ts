@@ -471,12 +471,15 @@ function pinRequests(blocks: Block[], english: boolean): void {
   if (!request) return;
   // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
   // pay for the flights?" is pinned whole, not its last sentence.
-  if (last.suffix) for (const sentence of last.sentences) sentence.pinned = true;
-  else request.pinned = true;
+  if (last.suffix) {
+    for (const sentence of last.sentences) sentence.pinned = true;
+    return;
+  }
+  request.pinned = true;
   // The question that asks may come before the last rule about it: "Can you point out the bugs and show a
-  // fixed version? … Keep the explanation to at most 5 bullet points."
-  const ask = closing.find((s) => s !== request && closing.indexOf(s) > closing.indexOf(request) && /[?？]\s*$/.test(sentenceText(s)) && ASKS.test(sentenceText(s)));
-  if (ask && !last.suffix) ask.pinned = true;
+  // fixed version? … Keep the explanation to at most 5 bullet points." (`closing` runs backwards.)
+  const ask = closing.slice(closing.indexOf(request) + 1).find((s) => /[?？]\s*$/.test(sentenceText(s)) && ASKS.test(sentenceText(s)));
+  if (ask) ask.pinned = true;
 }
 
 /** The text of the section heading the block stands under, or null (a level-1 heading titles the whole prompt). */

@@ -87,6 +87,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         const r = rankOf.get(sentence)!;
         const text = sentenceText(sentence);
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
+        if (POINTS_AHEAD.test(text)) whole.score = 0;
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         if (previous && (REFERS_BACK.test(text) || (!withTask && (leansOnPrevious(text) || pointsBack(text, previous))))) whole.head = previous;
@@ -109,7 +110,6 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         units.push(whole);
         if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
-        if (POINTS_AHEAD.test(text)) whole.score = 0;
         // The title is kept with its text, never alone (a score of 0 is never picked on its own), and so is
         // a lead-in with its items run into the paragraph ("Your roles include: - **Basics**: …").
         if (previous && sentence !== kept[kept.length - 1] && ((previous === units[first] && isTitle(text)) || /[:：]$/.test(text))) {
@@ -165,13 +165,22 @@ const REFERS_BACK = /(?<![\p{L}])(?:along (?:those|these|the same) lines|(?:some
  */
 function pointsBack(text: string, previous: Unit): boolean {
   if (!text.includes('th')) return false;
-  const before = previous.sentences!.map(sentenceText).join(' ').toLowerCase();
+  let before: string | undefined;
   for (const m of text.matchAll(DEMONSTRATIVE)) {
     const noun = m[1]!.toLowerCase();
-    if (!STOPWORDS.has(noun) && new RegExp(`(?<![\\p{L}])${noun.slice(0, Math.max(4, noun.length - 2))}`, 'u').test(before)) return true;
+    if (STOPWORDS.has(noun)) continue;
+    before ??= previous.sentences!.map(sentenceText).join(' ').toLowerCase();
+    if (opensWordIn(before, noun.slice(0, Math.max(4, noun.length - 2)))) return true;
   }
   return false;
 }
+
+/** Whether a word of `text` starts with `stem` (the stem is not preceded by a letter). */
+function opensWordIn(text: string, stem: string): boolean {
+  for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + 1)) if (at === 0 || !LETTER.test(text[at - 1]!)) return true;
+  return false;
+}
+const LETTER = /\p{L}/u;
 const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 
 // A short instruction about what the sentence before names: "Always note them …", "Fix it first.", "Make

@@ -76,10 +76,14 @@ const THANKS_ALONE = new Phrases('merci');
 const MAX_THANKS_WORDS = 3;
 
 /** Holds a negation, limit or condition: a rule (see ruleValue, statesRule). */
-export const hasConstraint = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  CONSTRAINT.in(scanned, text) && !(SOFT_CONDITION.in(scanned, text) && scanned.indexOf('if') === scanned.lastIndexOf('if') && !CONSTRAINT.in(scanned.filter((w) => w !== 'if'), text));
+export function hasConstraint(text: string, scanned: readonly string[] = words(text)): boolean {
+  if (!CONSTRAINT.in(scanned, text)) return false;
+  // "If possible, you may use web searches": a hedge, no condition, where it is the sentence's one "if"
+  // and nothing else constrains it.
+  if (!SOFT_CONDITION.in(scanned, text) || scanned.indexOf('if') !== scanned.lastIndexOf('if')) return true;
+  return CONSTRAINT.in(scanned.filter((w) => w !== 'if'), text);
+}
 
-// "If possible, you may use web searches": a hedge, no condition. Only where it is the sentence's one "if".
 const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if applicable | if you want | if you like | if you wish | if you can');
 
 /**

@@ -108,11 +108,13 @@ const MAX_BRACKETED = 1200;
 export function withUnsplit(text: string, spans: readonly Span[]): Span[] {
   const runs: Span[] = [];
   if (text.includes('**') || text.includes('__')) for (const m of text.matchAll(EMPHASIS)) if (SPLITS.test(m[0])) runs.push({ start: m.index!, end: m.index! + m[0].length });
-  for (let open = text.search(/[([]/); open !== -1; ) {
-    const close = closingBracket(text, open);
-    if (close !== -1 && SPLITS.test(text.slice(open, close))) runs.push({ start: open, end: close + 1 });
-    const next = text.slice(close === -1 ? open + 1 : close + 1).search(/[([]/);
-    open = next === -1 ? -1 : (close === -1 ? open + 1 : close + 1) + next;
+  // Each bracket from where the last closed one ends: what is nested inside is already held.
+  const opening = /[([]/g;
+  for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+    const close = closingBracket(text, m.index);
+    if (close === -1) continue;
+    if (SPLITS.test(text.slice(m.index, close))) runs.push({ start: m.index, end: close + 1 });
+    opening.lastIndex = close + 1;
   }
   if (runs.length === 0) return [...spans];
   const all = [...spans, ...runs].sort((a, b) => a.start - b.start);
