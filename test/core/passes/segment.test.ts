@@ -4,6 +4,8 @@ import { parse } from '../helpers';
 
 describe('core/passes/segment', () => {
   const kinds = (text: string) => parse(text).blocks.map((b) => b.kind);
+  /** The sentences of the first block of `text`, as the segmenter cuts them. */
+  const firstSentences = (text: string) => parse(text).blocks[0]!.sentences.map(sentenceText);
 
   it('renders back to its input (lossless) for ordinary markdown', () => {
     const text = '# Title\n\nFirst sentence. Second one!\n\n- item one\n- item two\n\n```js\nconst a = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |';
@@ -11,8 +13,7 @@ describe('core/passes/segment', () => {
   });
 
   it('never ends a sentence inside brackets, so no unit leaves a lone "]" or ")" behind', () => {
-    const doc = parse('[Caveat: run it in a container. Be careful. Paste the last few lines]. I am a terminal. Reply (in English. Or German) now. Use (a) this. Unclosed (here. And on.');
-    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), [
+    assert.deepEqual(firstSentences('[Caveat: run it in a container. Be careful. Paste the last few lines]. I am a terminal. Reply (in English. Or German) now. Use (a) this. Unclosed (here. And on.'), [
       '[Caveat: run it in a container. Be careful. Paste the last few lines].',
       'I am a terminal.',
       'Reply (in English. Or German) now.',
@@ -23,8 +24,7 @@ describe('core/passes/segment', () => {
   });
 
   it('never ends a sentence inside bold emphasis, so no unit leaves a lone "**" behind', () => {
-    const doc = parse('**You read everything. You fix nothing.** Your output is the audit report. **Bold** text here.');
-    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), ['**You read everything. You fix nothing.** Your output is the audit report.', '**Bold** text here.']);
+    assert.deepEqual(firstSentences('**You read everything. You fix nothing.** Your output is the audit report. **Bold** text here.'), ['**You read everything. You fix nothing.** Your output is the audit report.', '**Bold** text here.']);
   });
 
   it('recognises protected blocks', () => {
@@ -58,8 +58,7 @@ describe('core/passes/segment', () => {
   });
 
   it('splits sentences without cutting decimals, abbreviations, initials, URLs or versions', () => {
-    const doc = parse('Dr. Smith paid $3.50 for v1.2.3 at https://x.io/a.b. J. R. R. Tolkien wrote it, e.g. in 1937. Next sentence here.');
-    assert.deepEqual(doc.blocks[0]!.sentences.map(sentenceText), [
+    assert.deepEqual(firstSentences('Dr. Smith paid $3.50 for v1.2.3 at https://x.io/a.b. J. R. R. Tolkien wrote it, e.g. in 1937. Next sentence here.'), [
       'Dr. Smith paid $3.50 for v1.2.3 at https://x.io/a.b.',
       'J. R. R. Tolkien wrote it, e.g. in 1937.',
       'Next sentence here.',
