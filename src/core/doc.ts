@@ -102,9 +102,9 @@ export interface Doc {
 /** Headings and markup lines: structure, kept while the content they frame is kept. */
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
-/** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
 /** A list marker with its indentation: "- ", "  2. ", "b) ". */
 export const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
+/** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
 export const isListItem = (block: Block): boolean => LIST_MARKER.test(block.prefix);
 /** Whether sentence `i` of a prose block starts a line: the first, or after a line break. */
 export const opensLine = (block: Block, i: number): boolean => i === 0 || block.sentences[i - 1]!.sep.includes('\n');
