@@ -10,6 +10,56 @@ const IMPERATIVE_OPENERS = new Set(
     'verify wait write please assume limit prefer reply respond cite')
     .split(' '),
 );
+// Verbs that open an instruction when an object or complement follows ("Turn this standup into …", "Run
+// the tests", "Validate all request bodies"), not their subject use as nouns ("Order IDs are …", "Record
+// numbers were …": see NOT_AFTER_VERB); a sentence of one word is a title ("Style", "Question").
+const VERB_OPENERS = new Set(
+  (
+    'accept access acknowledge adapt address adjust adopt advise align allow analyse analyze annotate append ' +
+    'approve argue arrange assess assign assist attach audit back bold book break brainstorm bring build ' +
+    'bump calculate cap capitalize capitalise capture carry catch categorize categorise cc center centre ' +
+    'challenge clarify clean clear close coach collapse collect combine comment commit compile complete ' +
+    'compose compute condense configure confirm connect contact continue contrast convey copy count cover ' +
+    'crop cross cut debug decide declare decline decode deduplicate default defer delete deliver demonstrate ' +
+    'deny deploy derive detail detect determine develop diagnose disable discard discuss dispatch display ' +
+    'divide document download drop dump echo elaborate email emit emphasize emphasise employ ' +
+    'enable encode encourage end enforce enrich enter enumerate escalate escape establish estimate examine ' +
+    'exclude execute expand expect explore export expose fetch fill filter finish flag flatten forecast ' +
+    'forget forward frame gather go greet group guess guide handle highlight hide hold import indent infer ' +
+    'inform insert inspect install interpret introduce invent investigate invite invoke isolate join judge ' +
+    'justify link load locate lock log look lower map mark match measure merge migrate minimize minimise ' +
+    'mirror model modify monitor move name narrate negotiate normalize normalise notify number omit open ' +
+    'optimize optimise order organize organise outline paraphrase parse paste pause pay pick pin place plan ' +
+    'play point polish populate post predict prepare prepend present preserve press prevent print prioritize ' +
+    'prioritise proceed process produce profile promote prompt proofread propose protect prove publish pull ' +
+    'push query question quote raise reason recall receive recommend reconcile record recreate ' +
+    'redact reduce refer reference reflect reformat refrain refuse regenerate register reject relate release ' +
+    'rely rename render reorder rephrase replace report represent request research reset resize resolve ' +
+    'restore restructure resume retrieve retry reuse reveal reverse reword round route run sanitize sanitise ' +
+    'save scan schedule scope search separate serve set share shorten sign simulate sketch skip slow solve ' +
+    'specify spell split spot squash stick store strip structure study style submit substitute supply ' +
+    'support surface swap sync tag tailor take talk target teach test tidy track train transcribe transform ' +
+    'trim troubleshoot turn underline understand undo unify update upgrade upload validate vary walk warn ' +
+    'watch weigh welcome wrap yield zip'
+  ).split(' '),
+);
+const NOT_AFTER_VERB = /^(?:is|are|was|were|be|been|has|have|had|of|will|would|can|could|may|might|must|should|shall|does|did|and|or|['’]s|\d.*)$/i;
+// What an imperative acts on: "Confirm everything is …", "Run the …" (a noun here may be a subject).
+const OBJECT_WORD = /^(?:the|a|an|this|that|these|those|my|our|your|its|their|it|them|me|us|him|her|all|every|each|any|some|no|everything|anything|nothing)$/i;
+
+/**
+ * "Turn this …", "Run tests before …" after a verb: an object, not a noun and its verb ("Support asked
+ * …", "Support wants two …", "Order IDs are …").
+ */
+function opensObject(second: string | undefined, third: string | undefined): boolean {
+  if (second === undefined || NOT_AFTER_VERB.test(second)) return false;
+  if (OBJECT_WORD.test(second)) return true;
+  if (PAST.test(second) || (THIRD_PERSON.test(second) && third !== undefined && (OBJECT_WORD.test(third) || FOLLOWS_VERB.test(third)))) return false;
+  return third === undefined || !NOT_AFTER_VERB.test(third);
+}
+const PAST = /^\p{L}{2,}ed$/u;
+const THIRD_PERSON = /^\p{L}+[^su's]s$/u;
+const FOLLOWS_VERB = /^(?:to|that|whether|two|three|four|five|several|many|more|\d.*)$/i;
 const MODAL = /\b(you|your [\w-]+|the (?:answer|output|response|reply))\b[^.!?]{0,40}\b(must|should|shall|need to|needs to|have to|has to|will|are (?:to|not)|may not|cannot|can't|won't)\b|\byou['’]ll\s/i;
 // What the writer hopes will happen is no instruction: "… so hopefully you'll get it right the first time".
 const HOPED = /\b(?:hopefully|i hope|we hope|maybe|perhaps|so that)\b[^.!?;]{0,20}\byou(?:['’]ll| will)\b/i;
@@ -37,8 +87,10 @@ export function isInstruction(original: string, english = true): boolean {
 
 function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
-  const first = /^[^\p{L}]*([\p{L}']+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '';
+  const opening = /^[^\p{L}]*([\p{L}']+)(?:\s+([^\s,;:]+))?(?:\s+([^\s,;:]+))?/u.exec(sentence);
+  const first = opening?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
+  if (VERB_OPENERS.has(first) && opensObject(opening![2], opening![3])) return true;
   if (first === 'what' && WANTED.test(sentence)) return true;
   if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.

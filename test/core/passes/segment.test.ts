@@ -102,6 +102,9 @@ describe('core/passes/segment', () => {
     // The question that asks comes before the last rule about it: both are the request.
     assert.deepEqual(pinned('My retry decorator loops forever.\n\n```python\nwhile True: pass\n```\n\nCan you point out the bugs and show a fixed version? Keep the explanation to at most 5 bullet points.'),
       ['Can you point out the bugs and show a fixed version?', 'Keep the explanation to at most 5 bullet points.']);
+    // A closing imperative whose verb is no everyday prompt verb is the request all the same.
+    assert.deepEqual(pinned('The release moves from 3 June to 10 June. Support wants two extra days.\n\nTurn these notes into a short email to the team.'),
+      ['Turn these notes into a short email to the team.']);
     // Without a role it is an article's last sentence, not an input.
     assert.deepEqual(pinned('The Broncos won the game. The first recorded use of the name is from 1960.'), []);
     assert.deepEqual(pinned('The coach spoke after the game. He said: "We played as a team today."'), []);

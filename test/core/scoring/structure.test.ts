@@ -20,6 +20,12 @@ describe('core/scoring/structure', () => {
     'Later, wait for my prompt for additional questions.',
     'To start, explain the rules.',
     'Your feedback needs to include quantitative analysis of the traffic.',
+    // Verbs outside the common list, with what they act on after them.
+    'Turn this standup into three bullets max per person.',
+    'Run the tests before you push.',
+    'Validate all request bodies with zod.',
+    'Escalate when the customer asks for a human.',
+    'Drop the perfectionism remark.',
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 
@@ -31,6 +37,12 @@ describe('core/scoring/structure', () => {
     'What I needed was a faster laptop, as it turned out.',
     'What they wanted was a faster release: the team shipped in March.',
     "I've tried to write down the stuff that always comes up in code review, so hopefully you'll get it right on the first try.",
+    // The same verbs as nouns: a subject with its verb, or a title of one word.
+    'Record numbers were set in 2016.',
+    'Order IDs are assigned at checkout.',
+    'Research has shown the opposite.',
+    'Document 1',
+    'Style',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
 
