@@ -291,6 +291,20 @@ describe('core/optimize', () => {
     assert.ok(r.text.startsWith("You're a careful reviewer."), r.text);
   });
 
+  it('keeps what the prompt asks of its input before the input itself: "Turn this standup into …"', () => {
+    const text = [
+      'Hey, quick favour please! Turn this standup into three bullets max per person, and put blockers in a separate section at the top.',
+      '',
+      'Anya: yesterday finished the search index migration, took longer than expected because of the reindex on staging. no blockers.',
+      'Ben: still on the flaky e2e test in checkout, it fails maybe one run in five. blocked until DevOps restores the test database.',
+      'Chidi: reviewing PRs this morning, then pairing with Anya on the filters. Out Thursday and Friday.',
+    ].join('\n');
+    for (const budget of ['50%', '33%']) {
+      const r = optimize({ text, budget, mode: 'strict' });
+      assert.ok(r.text.includes('Turn this standup into three bullets max per person'), `${budget}: ${r.text}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

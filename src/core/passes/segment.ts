@@ -495,13 +495,15 @@ function sectionTitle(blocks: readonly Block[], index: number): string | null {
 const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|job)|now)\b|aufgabe|anfrage|frage|tarea|pregunta|solicitud|tâche|demande|tarefa|pergunta|pedido|任务|问题|要求|タスク|質問|依頼/i;
 
 /**
- * What the prompt asks: its first question or instruction among the opening sentences that are not
- * greetings ("Could you translate these UI strings …?", "Pourriez-vous traduire … ?"), and every sentence
- * that holds a template slot the app fills ("Create an endpoint named ${input:endpointName} …").
+ * What the prompt asks: its first question among the opening sentences that are not greetings ("Could
+ * you translate these UI strings …?", "Pourriez-vous traduire … ?") or else its first instruction about
+ * the input ("Turn this standup into …"), and every sentence that holds a template slot the app fills
+ * ("Create an endpoint named ${input:endpointName} …").
  */
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
-  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s)));
+  const aboutInput = (s: Sentence) => s.instruction && POINTS_AT_INPUT.test(sentenceText(s)) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s));
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
@@ -527,6 +529,9 @@ function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) 
   return found;
 }
 
+// An instruction about the input it stands before: "Turn this standup into …", "Go through these notes …"
+// (not "Follow these guidelines", which the prompt's own rules are).
+const POINTS_AT_INPUT = /^[^\p{L}]*\p{L}+(?:\s+(?:up|out|down|over|through|in|on|me|us))?\s+(?:this|these|the following|the attached)\s+(?!(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file)\b)\p{L}/iu;
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.
