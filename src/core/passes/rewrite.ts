@@ -40,6 +40,7 @@ export const rewrite: Pass = {
         sentence.removed = true;
         continue;
       }
+      const asked = POLITE_QUESTION.test(sentence.pieces[0]?.text ?? '');
       let changed = dropInterjection(sentence.pieces);
       sentence.pieces.forEach((piece, i) => {
         if (piece.locked) return;
@@ -54,11 +55,28 @@ export const rewrite: Pass = {
         piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
         if (piece.text !== before) changed = true;
       });
+      if (changed && asked) endAsked(sentence.pieces);
       if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
       else if (changed) remeasure(sentence, tokenizer);
     }
   },
 };
+
+// "… reply with the solution, not write any explanations": a second verb under the opener's "you".
+const SECOND_VERB = /\b(?:and|or|but)\s+not\s+\p{Ll}|,\s*not\s+(?!(?:the|a|an|my|your|our|this|that|these|those|in|on|at|for|to|with|only|just|as|by|from|of|more|less|too|so|all|any|every|one|even|yet)\b)\p{Ll}/u;
+const COMPARED = /^\s+(?:you|i|we|they|he|she|it|one|possible|ever|before|expected|planned|needed|usual)\b/i;
+
+// "Could you please ask me for …?" asks; once the request is "Ask me for …", it ends as one.
+const POLITE_QUESTION = /^\W*(?:could|can|would) you (?:please|be so kind as to)\s/i;
+
+/** Ends a question turned into a request ("Ask me for the statement?") with a full stop. */
+function endAsked(pieces: Piece[]): void {
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  if (!first || !last || last.locked || POLITE_QUESTION.test(first.text) || /^\W*(?:could|can|would) you\b/i.test(first.text)) return;
+  const mark = /\?(\s*)$/.exec(last.text);
+  if (mark) pieces[pieces.length - 1] = { ...last, text: last.text.slice(0, mark.index) + '.' + mark[1] };
+}
 
 /** True when every sentence of the prompt is a courtesy or an aside and nothing else (code, a list, a quote) is there. */
 function onlyCourtesy(doc: Doc): boolean {
@@ -86,7 +104,9 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     // "My first command is to give …" has no label to become; "You should only inform and not solve" no
     // imperative ("Only inform and not solve"): the modal carries both verbs.
     if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(text.slice(end))) continue;
-    if (match.opening && replacement === '' && /\b(?:and|or|but)\s+not\s+\p{Ll}/u.test(text.slice(end))) continue;
+    if (match.opening && replacement === '' && SECOND_VERB.test(text.slice(end))) continue;
+    // "as well as you can" compares ("as best you can"); only "A as well as B" joins.
+    if (/^as well as$/i.test(match.text) && COMPARED.test(text.slice(end))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
     const before = text.slice(cursor, start);
@@ -226,6 +246,16 @@ function dropInterjection(pieces: Piece[]): boolean {
   return true;
 }
 
+/**
+ * What an apology is for, when that is the prompt itself: "Sorry, it's a bit rough.", "Sorry, that sounds
+ * strict, but it's important for us." A short remark on "it" or "this" with nothing specific in it.
+ */
+function isAboutThePrompt(rest: string): boolean {
+  return SELF_REMARK.test(rest) && rest.split(/\s+/).filter(Boolean).length <= MAX_SELF_REMARK_WORDS && !/\d/.test(rest) && !hasCode(rest);
+}
+const SELF_REMARK = /^\W*(?:it|this|that)(?:['’]s|\s+(?:is|was|sounds|looks|got|might be|may be))\s/i;
+const MAX_SELF_REMARK_WORDS = 9;
+
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
   if (!ASIDE.test(text) || ASIDE_GUARD.test(text)) return false;
@@ -233,7 +263,8 @@ function isAside(text: string): boolean {
   const said = INTERJECTION.exec(text);
   if (said) {
     const rest = text.slice(said[0].length);
-    if (!ASIDE.test(rest) && rest.split(/\s+/).filter(Boolean).length >= MIN_CLAUSE_WORDS) return false;
+    const apologyFor = /^\W*sorry/i.test(said[0]) && isAboutThePrompt(rest);
+    if (!apologyFor && !ASIDE.test(rest) && rest.split(/\s+/).filter(Boolean).length >= MIN_CLAUSE_WORDS) return false;
   }
   return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$)/i.test(text);
 }

@@ -17,7 +17,9 @@ const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
 /** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
 const isCandidate = (c: number) =>
   c === 10 || c === 58 || c === 46 || c === 33 || c === 63 || c === 32 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964 || c === 0x0965 || c === 0x061f;
-const INLINE_LIST = /^ [-*•] /;
+const INLINE_LIST = /^ (?:[-*•]|\d{1,2}[.)]) /;
+// The number of an item run into its paragraph: "… we can proceed: 1. **Request**: … 2. **Reference**: …".
+const INLINE_NUMBER = /(?:^|[.!?:)]\s+|\*\*\s+)\d{1,2}$/;
 const isThai = (c: number) => c >= 0x0e00 && c <= 0x0e7f;
 /** Thai spaces also part words within a sentence: a sentence is at least this many characters. */
 const MIN_THAI_SENTENCE = 80;
@@ -56,7 +58,7 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
     // A list run into one paragraph ("… include: - **Basics**: Start with … - **Insights**: …"): its
     // lead-in is a sentence of its own, as each item is.
     if (ch === ':') {
-      if (INLINE_LIST.test(text.slice(i + 1, i + 4))) ends.push(i + 1);
+      if (INLINE_LIST.test(text.slice(i + 1, i + 6))) ends.push(i + 1);
       continue;
     }
     if (ch === '\n') {
@@ -72,6 +74,8 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
       continue;
     }
     if (end < n && !/\s/.test(text[end]!)) continue; // 3.5, e.g.x, file.ts
+    // An item's number opens the item: the sentence before ended ahead of it.
+    if (ch === '.' && end === i + 1 && INLINE_NUMBER.test(text.slice(Math.max(0, i - 8), i))) continue;
     const next = nextNonSpace(text, end);
     // "etc." closes a list, and often the sentence: before a capital it ends it ("… better etc. My first request is …").
     if (ch === '.' && isAbbreviation(text, i) && !(next !== -1 && /\p{Lu}/u.test(text[next]!) && /(?<![\p{L}])etc$/iu.test(text.slice(Math.max(0, i - 4), i)))) continue;

@@ -41,7 +41,7 @@ describe('core/passes/rewrite', () => {
     ['In order to pass, run the tests.', 'To pass, run the tests.'],
     ['I want you to act as a linux terminal.', 'Act as a linux terminal.'],
     ['Please, write a poem.', 'Write a poem.'],
-    ['Could you please summarize this text?', 'Summarize this text?'],
+    ['Could you please summarize this text?', 'Summarize this text.'],
     ['It failed due to the fact that the disk was full.', 'It failed because the disk was full.'],
     ['This is really very important.', 'This is important.'],
     ['Please note that the API is slow.', 'Note: the API is slow.'],
@@ -204,6 +204,22 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('You are an assistant for SOLID principles, and .NET good practices.'), "You're an assistant for SOLID principles, and .NET good practices.");
   });
 
+  it('ends a polite question turned into a request with a full stop: "Could you please ask me …?" → "Ask me …."', () => {
+    assert.equal(rw('Could you please ask me for the statement?'), 'Ask me for the statement.');
+    assert.equal(rw('Would you please review `a.ts`?'), 'Review `a.ts`.');
+    assert.equal(rw('Could you tell me why it fails?'), 'Could you tell me why it fails?');
+  });
+
+  it('leaves "as well as" that compares: "as well as you can" is no "and you can"', () => {
+    assert.equal(rw('Stay in character as well as you can.'), 'Stay in character as well as you can.');
+    assert.equal(rw('Check the logs as well as the metrics.'), 'Check the logs and the metrics.');
+  });
+
+  it('keeps the opener that a second verb hangs on: "I want you to reply …, not write …"', () => {
+    assert.equal(rw('I want you to reply with the solution, not write any explanations.'), 'I want you to reply with the solution, not write any explanations.');
+    assert.equal(rw('I want you to reply with the solution, not the explanation.'), 'Reply with the solution, not the explanation.');
+  });
+
   // Asides to the reader go whole; a sentence that also instructs, or is not an aside, stays.
   const asides: [string, string][] = [
     ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
@@ -219,6 +235,10 @@ describe('core/passes/rewrite', () => {
     ['Fix it. Sorry for the long message.', 'Fix it.'],
     ["Thanks for helping out with this — I'm an in-house counsel at a mid-sized company.", "I'm an in-house counsel at a mid-sized company."],
     ['I hope the answer has at most 3 bullet points.', 'I hope the answer has at most 3 bullet points.'],
+    // An apology for the prompt itself goes whole: what is left after "Sorry," says nothing either.
+    ["Turn this standup into bullets. Sorry, it's a bit rough.", 'Turn this standup into bullets.'],
+    ["Never offer a discount. Sorry, that sounds strict, but it's important for us.", "Never offer a discount."],
+    ['Sorry, this is the third time I ask about order 4411.', "This is the third time I ask about order 4411."],
   ];
   for (const [input, expected] of asides) {
     it(`drops asides: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));

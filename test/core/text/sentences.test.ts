@@ -38,6 +38,8 @@ describe('core/text/sentences', () => {
       'วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น',
       ['วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน', 'แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น'],
     ],
+    ['a numbered list run into its paragraph', 'We can proceed: 1. **Request**: Ask me for the text. 2. **Plan**: Explain the steps. The score was 2. Then stop.',
+      ['We can proceed:', '1. **Request**: Ask me for the text.', '2. **Plan**: Explain the steps.', 'The score was 2.', 'Then stop.']],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
