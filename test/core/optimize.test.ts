@@ -305,6 +305,22 @@ describe('core/optimize', () => {
     }
   });
 
+  it('never keeps a sentence that leans on a dropped one, with a task too: "That\'s really important because …"', () => {
+    const text = [
+      'Classify each ticket into one queue.',
+      '',
+      '- BILLING — charges, refunds\n- DELIVERY — late or lost parcels\n- ACCOUNT — login problems, personal data',
+      '',
+      "If a ticket fits two queues, pick the one the customer needs first. Reply with the queue name in capitals and nothing else: no punctuation, no explanation. That's really important because a script reads your answer.",
+      '',
+      'Ticket: "{ticket_text}"',
+    ].join('\n');
+    for (let percent = 20; percent <= 90; percent += 5) {
+      const r = optimize({ text, budget: `${percent}%`, mode: 'strict', task: 'Classify support tickets into queues.' });
+      assert.ok(!r.text.includes('a script reads') || r.text.includes('Reply with the queue name'), `${percent}%: ${r.text}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

@@ -35,7 +35,9 @@ export interface Unit {
 export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit[] {
   const rankOf = new Map<Sentence, RankedSentence>();
   for (const r of ranked) rankOf.set(r.sentence, r);
-  const withTask = doc.task.trim() !== '';
+  // A sentence that leans on the one before ("That's important because …") needs it in a prompt, task or
+  // not; in a text to read with a task, relevance decides (the answer may be in "It opened in 1990.").
+  const leaning = doc.task.trim() === '' || doc.blocks.some((b) => b.sentences.some((s) => s.instruction));
   let lastTurnEnd: Unit | undefined; // the last sentence of the transcript's last turn read
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
@@ -90,7 +92,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         if (POINTS_AHEAD.test(text)) whole.score = 0;
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (previous && (REFERS_BACK.test(text) || (!withTask && (leansOnPrevious(text) || pointsBack(text, previous))))) whole.head = previous;
+        if (previous && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, previous))))) whole.head = previous;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -190,7 +192,7 @@ const MAX_LEANING_WORDS = 10;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
-const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
+const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;
