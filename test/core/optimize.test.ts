@@ -321,6 +321,26 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps "Then …" after a code block only with the rule before the block', () => {
+    const text = [
+      '## Failing tests',
+      '',
+      "If a test fails and you can't fix it within the file, don't delete the test. Mark it with `it.skip` and add a comment directly above it in exactly this form:",
+      '',
+      '```\n// TODO(vitest-migration): <one-line reason>\n```',
+      '',
+      "Then mention it in your summary. Don't skip whole `describe` blocks just because one test in them fails.",
+      '',
+      '## Checking',
+      '',
+      'Run `npm run typecheck` before you finish, and keep the number of errors at 31 or fewer.',
+    ].join('\n');
+    for (let percent = 15; percent <= 95; percent += 5) {
+      const r = optimize({ text, budget: `${percent}%`, mode: 'strict' });
+      assert.ok(!r.text.includes('Then mention') || r.text.includes('delete the test'), `${percent}%: ${r.text}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

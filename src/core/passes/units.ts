@@ -5,7 +5,7 @@ import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
 import { isSaidToReader } from './rewrite';
-import { isLabel, isListLeadIn } from './structure';
+import { isLabel, isListLeadIn, LEAD_IN_LEVEL } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {
@@ -45,6 +45,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   const position = new Map<Block, number>();
   doc.blocks.forEach((block, i) => position.set(block, i));
   let after = 0;
+  // The last unit of the paragraph before, while no heading stands between: "Then mention it in your
+  // summary." after a code block leans on the sentence that introduced the block.
+  let carried: Unit | undefined;
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
@@ -52,6 +55,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
       if (block.kind !== 'heading') continue;
+      if (block.level !== LEAD_IN_LEVEL) carried = undefined;
       if (!isListLeadIn(block)) parents.length = 0;
       else while (parents.length > 0 && parents[parents.length - 1]!.indent >= indentOf(block.body)) parents.pop();
     }
@@ -59,6 +63,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
     const listItem = isListItem(group[0]!);
+    const carriedIn = listItem ? undefined : carried;
+    carried = undefined;
     const indent = indentOf(group[0]!.prefix);
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
@@ -84,6 +90,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     } else {
       let previous: Unit | undefined;
       let titled: Unit | undefined;
+      // What the first sentence may lean on: the paragraph before's last unit.
+      let leanOn: Unit | undefined = carriedIn;
       let turn: Unit | undefined; // the speaker's opening sentence of the line being read
       for (const sentence of kept) {
         const r = rankOf.get(sentence)!;
@@ -92,7 +100,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         if (POINTS_AHEAD.test(text)) whole.score = 0;
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        if (previous && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, previous))))) whole.head = previous;
+        const before = previous ?? leanOn;
+        leanOn = undefined;
+        if (before && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, before))))) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -121,6 +131,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       }
     }
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
+    else if (units.length > first) carried = units[units.length - 1];
   }
   return units;
 }
