@@ -341,6 +341,15 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps "Below is the table …" only with the table it shows, and never pulls the table in for it', () => {
+    const rows = Array.from({ length: 8 }, (_, i) => `| Region ${i + 1} | ${1000 + i * 37} | ${1100 + i * 41} |`).join('\n');
+    const text = `Write two sentences of commentary for the sales slide.\n\nBelow is the table our finance team sent for Q2 2024. All amounts are in thousands of euros.\n\n| Region | Q2 2023 | Q2 2024 |\n|---|---:|---:|\n${rows}\n\nCompare each region with last year and name the largest gap.`;
+    for (let percent = 15; percent <= 95; percent += 5) {
+      const r = optimize({ text, budget: `${percent}%`, mode: 'strict' });
+      assert.ok(!r.text.includes('Below is the table') || r.text.includes('| Region |'), `${percent}%: ${r.text}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

@@ -7,7 +7,7 @@ import { isInstruction } from '../scoring/structure';
 import { keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { isLabel } from './structure';
+import { isLabel, LEAD_IN_LEVEL } from './structure';
 import { clauseUnits, sentenceUnits, type Unit } from './units';
 
 /**
@@ -68,6 +68,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
   announceBlocks(doc, entries);
+  pointAtBlocks(doc, entries, strict);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
   for (const { unit, kept, pinned } of entries) {
@@ -136,6 +137,43 @@ function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): voi
   });
 }
 
+/**
+ * "Below is the table our finance team sent.", "Here is the schema below", "the function above": a
+ * sentence that shows the reader a block is kept only with that block (the nearest one that way, in its
+ * section), and never pulls it in: without the block, it points at nothing.
+ */
+function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }[], strict: boolean): void {
+  // A block relaxed mode keeps whatever the budget is there for what shows it.
+  const blockUnit = new Map<Block, Unit | null>();
+  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit);
+  if (blockUnit.size === 0) return;
+  const index = new Map<Block, number>();
+  doc.blocks.forEach((block, i) => index.set(block, i));
+  for (const { unit, kept } of entries) {
+    if (kept || unit.block || unit.head || unit.sentences?.length !== 1 || !unit.parent) continue;
+    const text = sentenceText(unit.sentences[0]!);
+    const way = SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) ? -1 : 0;
+    if (way === 0) continue;
+    for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
+      const block = doc.blocks[k]!;
+      if (block.kind === 'heading' && block.level !== LEAD_IN_LEVEL) break;
+      const target = blockUnit.get(block);
+      if (target !== undefined) {
+        if (target) unit.requires = target;
+        break;
+      }
+    }
+  }
+}
+
+// What a prompt shows as a block.
+const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|config|yaml|sql|script|component|class|stack trace|tabela|tabla|tableau|tabelle|esquema|schéma|código)';
+// Only a sentence that opens presenting the block says nothing without it: "Below is the table …",
+// "Here is the code below", "The schema above …"; "… return JSON, following the schema below, so that
+// …" asks something of its own.
+const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:below|here) (?:is|are) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
+const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
+
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
 
 function cover(covered: Map<string, number>, termScores: Map<string, number>): void {
@@ -152,10 +190,19 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   units.forEach((unit, order) => {
     if (!keep.has(unit)) heap.push({ priority: priorityOf(unit, covered, byCost), order, unit });
   });
+  // Units that wait for the block they show to be kept (see pointAtBlocks).
+  const waiting = new Map<Unit, { priority: number; order: number; unit: Unit }[]>();
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
     if (top.unit.score <= 0) continue; // filler ("I hope that's enough") never takes budget, even if it fits
+    const shown = top.unit.requires;
+    if (shown && !keep.has(shown)) {
+      const list = waiting.get(shown) ?? [];
+      list.push(top);
+      waiting.set(shown, list);
+      continue;
+    }
     const current = priorityOf(top.unit, covered, byCost);
     if (current < top.priority - 1e-12 && heap.size > 0 && current < heap.peek()!.priority) {
       heap.push({ ...top, priority: current });
@@ -172,6 +219,8 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
     for (const unit of needed) {
       keep.add(unit);
       if (unit.termScores) cover(covered, unit.termScores);
+      for (const entry of waiting.get(unit) ?? []) heap.push(entry);
+      waiting.delete(unit);
     }
   }
   return room;

@@ -25,6 +25,8 @@ export interface Unit {
    * belongs to, the sentence "Then …" follows, a document's "[Doc 1]" title.
    */
   head?: Unit;
+  /** A block the unit shows ("Below is the table …"): the unit is kept only once that block is. */
+  requires?: Unit;
 }
 
 /**
