@@ -75,7 +75,7 @@ const plain = (text: string): string => text.toLowerCase().normalize('NFD').repl
 
 /** An instruction to the model in one of the other languages the product reads (see the file comment). */
 export function isForeignInstruction(text: string): boolean {
-  const label = LABEL.exec(text);
+  const label = text.includes(':') || text.includes('：') ? LABEL.exec(text) : null;
   return opens(text) || (label !== null && opens(text.slice(label[0].length)));
 }
 

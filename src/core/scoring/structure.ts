@@ -68,6 +68,7 @@ const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would 
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
 // narrative ("the Broncos never trailed").
 const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
+const OPENING_DIRECTIVE = /^[^\p{L}]*(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
 const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so|first|firstly|second|secondly|third|later|afterwards|to (?:start|begin))\b[,\s]*)+/iu;
 
@@ -81,22 +82,26 @@ const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}:\s+(?=\S)/u;
 /** An instruction to the model rather than content about the world, in English or (see instructions-intl) not. */
 export function isInstruction(original: string, english = true): boolean {
   if (!english) return isForeignInstruction(original);
-  const label = LABEL.exec(original);
+  const label = original.includes(':') ? LABEL.exec(original) : null; // most sentences have no colon
   return opensInstruction(original) || (label !== null && opensInstruction(original.slice(label[0].length)));
 }
 
 function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
-  const opening = /^[^\p{L}]*([\p{L}']+)(?:\s+([^\s,;:]+))?(?:\s+([^\s,;:]+))?/u.exec(sentence);
+  const opening = OPENING_WORDS.exec(sentence);
   const first = opening?.[1]?.toLowerCase() ?? '';
   if (IMPERATIVE_OPENERS.has(first)) return true;
   if (VERB_OPENERS.has(first) && opensObject(opening![2], opening![3])) return true;
   if (first === 'what' && WANTED.test(sentence)) return true;
-  if (/\?\s*$/.test(sentence) && /\b(you|your)\b/i.test(sentence)) return true;
+  if (sentence.trimEnd().endsWith('?') && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();
   const you = lower.includes('you');
   if ((you || MODAL_SUBJECT.test(lower)) && MODAL.test(sentence) && !HOPED.test(sentence)) return true;
   if ((you || lower.includes('make sure') || lower.includes('ensure that') || lower.includes('only ')) && DIRECTIVE.test(sentence)) return true;
-  return CLAUSE_DIRECTIVE.test(sentence);
+  // After ";" or ":" only where the sentence has one: most have neither.
+  return sentence.includes(';') || sentence.includes(':') ? CLAUSE_DIRECTIVE.test(sentence) : OPENING_DIRECTIVE.test(sentence);
 }
+
+// The first three words: the verb and what follows it.
+const OPENING_WORDS = /^[^\p{L}]*([\p{L}']+)(?:\s+([^\s,;:]+))?(?:\s+([^\s,;:]+))?/u;

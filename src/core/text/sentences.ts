@@ -100,12 +100,22 @@ function isHardWrap(text: string, newline: number): boolean {
 const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines)\s+\d{1,3}$/iu;
 
 function isAbbreviation(text: string, period: number): boolean {
-  const before = text.slice(Math.max(0, period - 16), period);
-  if (ORDINAL.test(before)) return true;
-  const word = /([\p{L}.]+)$/u.exec(before.slice(-12))?.[1] ?? '';
+  const previous = text.charCodeAt(period - 1);
+  // Only a number can be an ordinal; only a letter or a period end an abbreviation.
+  if (previous >= 48 && previous <= 57) return ORDINAL.test(text.slice(Math.max(0, period - 16), period));
+  let start = period;
+  while (start > period - 12 && start > 0 && isWordOrDot(text, start - 1)) start--;
+  const word = text.slice(start, period);
   if (word.length === 1 && /\p{Lu}/u.test(word)) return true; // initials: J. R. R. Tolkien
-  return ABBREVIATIONS.has(word.toLowerCase());
+  return word.length > 0 && ABBREVIATIONS.has(word.toLowerCase());
 }
+
+const LETTER = /\p{L}/u;
+const isWordOrDot = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  if (c < 128) return c === 46 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return LETTER.test(text[i]!);
+};
 
 function nextNonSpace(text: string, from: number): number {
   for (let j = from; j < text.length; j++) if (!/\s/.test(text[j]!)) return j;
