@@ -35,6 +35,21 @@ const MAX_TIGHTENING = 6;
 
 /** `original` is the prompt as the tokenizer counted it: sentence counts come from its chunks. */
 export function runPipeline(original: CountedText, task: string, context: PassContext): PipelineOutput {
+  const first = compress(original, task, context);
+  if (first.overflow === undefined) return first.output;
+  // Relaxed mode, and the protected content alone is over the budget: the output is over it anyway (and
+  // flagged). The rest of the prompt is then shortened by the ratio asked for, not to nothing: code
+  // without the instructions about it is no prompt.
+  const target = first.output.tokens + Math.floor((first.overflow * context.budget) / Math.max(1, original.tokens));
+  const second = compress(original, task, { ...context, budget: target }).output;
+  return { ...second, softLimitEnforced: second.softLimitEnforced || second.tokens > context.budget };
+}
+
+/**
+ * One run of the passes toward `context.budget`. `overflow`: in relaxed mode, when only what it keeps
+ * whatever the budget is left and that is over it, the tokens of everything else.
+ */
+function compress(original: CountedText, task: string, context: PassContext): { output: PipelineOutput; overflow?: number } {
   const { tokenizer, budget, mode } = context;
   const doc = segment(original.text, task, tokenizer, original);
   const passes: PassReport[] = [{ name: 'segment', tokens: estimateTokens(doc) }];
@@ -61,9 +76,11 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   };
   let exact: { text: string; tokens: number } | null = null;
   let checked = false;
+  let beforeLoss = -1;
   for (const pass of PASSES) {
     if (pass.lossy) {
       const estimate = estimateTokens(doc);
+      if (beforeLoss < 0) beforeLoss = estimate;
       if (estimate <= budget) continue;
       // The estimate errs high where units join, by at most a token a unit: when it is that close to the
       // budget, count once before the first loss, which may not be needed.
@@ -95,7 +112,17 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
   passes.push({ name: 'render', tokens });
   const emptied = output.trim() === '' && original.text.trim() !== '';
   const softLimitEnforced = emptied || (mode === 'strict' ? doc.notes.protectedDropped : tokens > budget);
-  return { text: output, tokens, softLimitEnforced, passes, removed };
+  const overflow = mode === 'relaxed' && tokens > budget && beforeLoss > tokens && onlyFixedContent(doc) ? beforeLoss - tokens : undefined;
+  return { output: { text: output, tokens, softLimitEnforced, passes, removed }, overflow };
+}
+
+/** Whether every unit left is one relaxed mode keeps whatever the budget (see hasFixedContent). */
+function onlyFixedContent(doc: Doc): boolean {
+  return doc.blocks.every((block) => {
+    if (block.removed || isStructural(block)) return true;
+    if (block.kind === 'prose') return block.sentences.every((s) => s.removed || isFixedSentence(s));
+    return block.kind === 'frontmatter' || isFixedBlock(block);
+  });
 }
 
 /** Whether relaxed mode keeps something whatever the budget: protected, pinned or <keep> content. */

@@ -283,6 +283,17 @@ describe('core/optimize', () => {
     assert.ok(!roomy.text.includes('Background'), roomy.text);
   });
 
+  it('relaxed mode shortens the prose by the ratio asked for, not to nothing, when the code alone is over budget', () => {
+    const code = Array.from({ length: 14 }, (_, i) => `    total_${i} = compute_value(items[${i}], factor=${i + 2})`).join('\n');
+    const text = `This helper is supposed to sum the values of a cart, but it returns wrong totals for discounted items. It must stay compatible with Python 3.8, and never add third-party libraries.\n\n\`\`\`python\ndef cart_total(items):\n${code}\n    return total_0\n\`\`\`\n\nCan you find the bug and show a fixed version?`;
+    const r = optimize({ text, budget: '60%', mode: 'relaxed' });
+    assert.ok(r.text.includes(code), 'the code stays');
+    assert.equal(r.softLimitEnforced, true);
+    assert.ok(r.text.includes('returns wrong totals for discounted items'), r.text);
+    // Over budget by at most the protected content and the asked share of the rest.
+    assert.ok(r.optimizedTokens < r.originalTokens, `${r.optimizedTokens}`);
+  });
+
   it('relaxed mode reaches the budget: a long list of rules is cut to the most specific ones', () => {
     const rules = Array.from({ length: 30 }, (_, i) => `- Always check the value of field_${i} before you save the record.`).join('\n');
     const r = optimize({ text: `You are a careful reviewer.\n\n${rules}`, budget: '50%', mode: 'relaxed' });
