@@ -30,7 +30,8 @@ export interface OptimizeResult {
   readonly budgetTokens: number;
   /**
    * True when the budget could not be met as asked: in relaxed mode the output is over budget because
-   * only protected content or instructions were left; in strict mode protected content had to be dropped.
+   * protected content and the final request alone exceed it (the rest is then shortened by the ratio
+   * asked for); in strict mode protected content had to be dropped.
    */
   readonly softLimitEnforced: boolean;
   readonly latencyMs: number;

@@ -107,6 +107,6 @@ export function removalSummary(result: OptimizeResult): string {
     `${result.originalTokens} \u2192 ${result.optimizedTokens} tokens (${change}), budget ${result.budgetTokens}`,
     removed.length > 0 ? `removed ${removed.join(', ')}` : 'nothing removed, only meaning-preserving edits',
   ];
-  if (result.softLimitEnforced) parts.push(result.mode === 'strict' ? 'soft limit: protected content had to go to fit' : 'soft limit: over budget with only protected content left');
+  if (result.softLimitEnforced) parts.push(result.mode === 'strict' ? 'soft limit: protected content had to go to fit' : 'soft limit: over budget, protected content alone exceeds it');
   return parts.join('; ');
 }
