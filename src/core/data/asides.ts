@@ -23,7 +23,7 @@ const EUROPEAN = [
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
   'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
-  'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)',
+  'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)', 'on en (?:re)?(?:discute|parle)',
   // Portuguese
   'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',

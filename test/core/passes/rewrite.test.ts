@@ -131,6 +131,8 @@ describe('core/passes/rewrite', () => {
     ['各位大佬好，打扰一下，想请教一个问题，先谢谢了！请总结会议记录。说实话我对这块不是很熟，见谅。', '请总结会议记录。'],
     ['Fasse das Protokoll zusammen. Ich hoffe, das ist jetzt nicht zu viel auf einmal.', 'Fasse das Protokoll zusammen.'],
     ["Résume le compte rendu. Si jamais ça peut aider, n'hésitez pas à poser des questions.", 'Résume le compte rendu.'],
+    ["Pas de titres. Si vous pensez que c'est plus clair autrement, on en rediscute, hein.", 'Pas de titres.'],
+    ["Si le client n'est pas d'accord, on en discute avec le gestionnaire avant toute réponse.", "Si le client n'est pas d'accord, on en discute avec le gestionnaire avant toute réponse."],
     // Sign-offs and well-wishes of a message.
     ['Fasse das Protokoll zusammen. Liebe Grüße, Jonas', 'Fasse das Protokoll zusammen.'],
     ['Resume el acta. Un abrazo.', 'Resume el acta.'],
