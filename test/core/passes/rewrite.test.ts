@@ -241,6 +241,9 @@ describe('core/passes/rewrite', () => {
     ["Turn this standup into bullets. Sorry, it's a bit rough.", 'Turn this standup into bullets.'],
     ["Never offer a discount. Sorry, that sounds strict, but it's important for us.", "Never offer a discount."],
     ['Sorry, this is the third time I ask about order 4411.', "This is the third time I ask about order 4411."],
+    ['Quick one, hopefully. Write a SQL query for weekly revenue.', 'Write a SQL query for weekly revenue.'],
+    ['Fix the bug. I know this is a lot to ask.', 'Fix the bug.'],
+    ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
   ];
   for (const [input, expected] of asides) {
     it(`drops asides: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
