@@ -383,5 +383,5 @@ export const COURTESY =
  * literal and none of ASIDE_GUARD's words (a sentence that also instructs stays).
  */
 export const ASIDE =
-  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one|i know (?:it|this|that)(?:['’]s| is) a lot)\b/i;
+  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one)\b/i;
 export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?)\b/i;
