@@ -62,9 +62,10 @@ export const rewrite: Pass = {
   },
 };
 
+// "You should be able to recommend …" says what the model can do: "Be able to recommend" is no order.
+const BE_ABLE = /^\s+be able\b/i;
 // "… reply with the solution, not write any explanations": a second verb under the opener's "you".
 const SECOND_VERB = /\b(?:and|or|but)\s+not\s+\p{Ll}|,\s*not\s+(?!(?:the|a|an|my|your|our|this|that|these|those|in|on|at|for|to|with|only|just|as|by|from|of|more|less|too|so|all|any|every|one|even|yet)\b)\p{Ll}/u;
-const COMPARED = /^\s+(?:you|i|we|they|he|she|it|one|possible|ever|before|expected|planned|needed|usual)\b/i;
 
 // "Could you please ask me for …?" asks; once the request is "Ask me for …", it ends as one.
 const POLITE_QUESTION = /^\W*(?:could|can|would) you (?:please|be so kind as to)\s/i;
@@ -104,9 +105,7 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     // "My first command is to give …" has no label to become; "You should only inform and not solve" no
     // imperative ("Only inform and not solve"): the modal carries both verbs.
     if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(text.slice(end))) continue;
-    if (match.opening && replacement === '' && SECOND_VERB.test(text.slice(end))) continue;
-    // "as well as you can" compares ("as best you can"); only "A as well as B" joins.
-    if (/^as well as$/i.test(match.text) && COMPARED.test(text.slice(end))) continue;
+    if (match.opening && replacement === '' && (SECOND_VERB.test(text.slice(end)) || BE_ABLE.test(text.slice(end)))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
     const before = text.slice(cursor, start);

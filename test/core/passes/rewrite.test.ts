@@ -212,9 +212,17 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Could you tell me why it fails?'), 'Could you tell me why it fails?');
   });
 
-  it('leaves "as well as" that compares: "as well as you can" is no "and you can"', () => {
+  it('leaves phrases whose short form can change what is meant', () => {
+    // "as well as you can" compares; "A, B and C as well as D" scopes differently with "and".
     assert.equal(rw('Stay in character as well as you can.'), 'Stay in character as well as you can.');
-    assert.equal(rw('Check the logs as well as the metrics.'), 'Check the logs and the metrics.');
+    assert.equal(rw('Explain how to brush and floss as well as other methods of oral care.'), 'Explain how to brush and floss as well as other methods of oral care.');
+    // "a wide range of language" is no "many language"; "feel free to" permits, it does not order.
+    assert.equal(rw('You understand a wide range of language.'), "You understand a wide range of language.");
+    assert.equal(rw('Feel free to be as imaginative as you like.'), 'Feel free to be as imaginative as you like.');
+    // An aim is no order, and "be able to" no imperative.
+    assert.equal(rw('Your goal is to guess the subject by asking yes/no questions.'), 'Your goal is to guess the subject by asking yes/no questions.');
+    assert.equal(rw('You should be able to recommend techniques.'), 'You should be able to recommend techniques.');
+    assert.equal(rw('My first suggestion request is "a quiet week in Lisbon".'), 'First suggestion request: "a quiet week in Lisbon".');
   });
 
   it('keeps the opener that a second verb hangs on: "I want you to reply …, not write …"', () => {
