@@ -36,7 +36,8 @@ const PATTERNS: readonly (readonly [RegExp, RegExp])[] = [
   [/\b[A-Za-z]:\\[^\s"'<>|]+/g, /:\\/], // C:\windows\path
   [/\b[\w.-]+\/[\w./-]*\.[A-Za-z]\w{0,7}\b/g, SLASH], // src/file.ts
   [new RegExp(`\\b[\\w-]+${FILE_EXTENSION}`, 'g'), new RegExp(FILE_EXTENSION)], // file.ts
-  [/"[^"\n]{1,200}"/g, /"/], // quoted literals
+  // A straight quote opens before a non-space and closes after one: '"." (You should …' is no quote.
+  [/"(?=\S)[^"\n]{1,200}(?<=\S)"/g, /"/], // quoted literals
   // A long quote is often sample input, kept as written; straight quotes nest ambiguously, so a long one
   // must open before a non-space and close after one, not before a letter.
   [/"(?=\S)[^"\n]{199,1000}(?<=\S)"(?![\p{L}\p{N}])/gu, /"/],

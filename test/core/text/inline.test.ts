@@ -27,6 +27,11 @@ describe('core/text/inline', () => {
     assert.deepEqual(spans(nested), ['"how is the weather?"']);
   });
 
+  it('pairs straight quotes that open before a word and close after one: the text between two quotes is no quote', () => {
+    const text = 'Give me a prompt like this: "Reply in one line. My first sentence is "how is the weather?"." (Adapt it to my title.) My first title is "Act as a coach"';
+    assert.deepEqual(spans(text), ['"how is the weather?"', '"Act as a coach"']);
+  });
+
   it('returns sorted, non-overlapping spans', () => {
     const text = 'Visit "https://a.b/c" at 10:30 am on 2024-05-01 with `code 1.2.3`.';
     const found = findProtectedSpans(text);
