@@ -361,6 +361,13 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps the role and the final input when both fit, though the input says "this match" as the sentence before does', () => {
+    const text = 'I want you to act as a football commentator. I will give you descriptions of football matches in progress and you will commentate on the match, providing your analysis on what has happened thus far. You should be knowledgeable of football terminology, tactics and the players involved in each match. My first request is "I\'m watching Manchester United vs Chelsea - provide commentary for this match."';
+    const r = optimize({ text, budget: '35%', mode: 'strict' });
+    assert.ok(r.text.includes('Manchester United vs Chelsea'), r.text);
+    assert.ok(r.text.startsWith("Act as a football commentator."), r.text);
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

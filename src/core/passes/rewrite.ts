@@ -62,6 +62,8 @@ export const rewrite: Pass = {
   },
 };
 
+const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
+const OPENS_CLAUSE_BEFORE = /(?:,|(?:^|\s)(?:and|but|so|or|yet|because|though))\s*$/i;
 // "You should be able to recommend …" says what the model can do: "Be able to recommend" is no order.
 const BE_ABLE = /^\s+be able\b/i;
 // "… reply with the solution, not write any explanations": a second verb under the opener's "you".
@@ -106,6 +108,9 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     // imperative ("Only inform and not solve"): the modal carries both verbs.
     if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(text.slice(end))) continue;
     if (match.opening && replacement === '' && (SECOND_VERB.test(text.slice(end)) || BE_ABLE.test(text.slice(end)))) continue;
+    // "answer it honestly", "translate it literally": after a word, such an adverb says how; where it opens
+    // a sentence or clause, or is set off by a comma, it is filler ("Honestly, …", "and honestly some …").
+    if (MANNER.has(match.text.toLowerCase()) && !atStart && !OPENS_CLAUSE_BEFORE.test(text.slice(Math.max(0, start - 12), start))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
     const before = text.slice(cursor, start);

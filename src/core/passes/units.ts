@@ -102,7 +102,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         if (POINTS_AHEAD.test(text)) whole.score = 0;
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
-        const before = previous ?? leanOn;
+        // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
+        // match."' is the user's, not the sentence before's.
+        const before = sentence.input ? undefined : previous ?? leanOn;
         leanOn = undefined;
         if (before && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, before))))) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.

@@ -52,7 +52,9 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
       else if ((ch === ')' || ch === ']') && depth > 0) depth--;
       if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
       if (depth > 0) continue;
-      const cut = cutAt(text, i, bareCommas > 0, parallel);
+      let cut = cutAt(text, i, bareCommas > 0, parallel);
+      // "My first request – "Something light …"": a label and the quotation it introduces are one clause.
+      if (cut !== null && (ch === '—' || ch === '–') && QUOTE_OPENS.test(text.slice(i + 1) + (pieces[index + 1]?.text ?? ''))) cut = null;
       if (cut === null) {
         if (ch === ',') bareCommas++;
         continue;
@@ -71,6 +73,8 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   measure(pieces, clauses);
   return clauses;
 }
+
+const QUOTE_OPENS = /^\s*["“«„'‘]/;
 
 const RELATIVE = /^[\s,—–]*(?:which|who|whom|whose|where)\s[^,]*,\s*\S/;
 

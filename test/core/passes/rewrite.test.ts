@@ -225,6 +225,13 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('My first suggestion request is "a quiet week in Lisbon".'), 'First suggestion request: "a quiet week in Lisbon".');
   });
 
+  it('keeps an adverb that says how ("answer it honestly", "translate it literally"), drops it as filler where it opens a clause', () => {
+    assert.equal(rw("If someone asks your age, answer it honestly, but don't share much."), "If someone asks your age, answer it honestly, but don't share much.");
+    assert.equal(rw('Translate it literally.'), 'Translate it literally.');
+    assert.equal(rw('The code is, honestly, a mess.'), 'The code is a mess.');
+    assert.equal(rw('It is long, and honestly some clauses are boring.'), "It's long, and some clauses are boring.");
+  });
+
   it('keeps the opener that a second verb hangs on: "I want you to reply …, not write …"', () => {
     assert.equal(rw('I want you to reply with the solution, not write any explanations.'), 'I want you to reply with the solution, not write any explanations.');
     assert.equal(rw('I want you to reply with the solution, not the explanation.'), 'Reply with the solution, not the explanation.');

@@ -59,6 +59,8 @@ describe('core/text/clauses', () => {
       'Deploy the service on Friday, unless the tests fail on the main branch.',
       "The game's media day, which was typically held on Tuesday, was moved to the Monday evening.",
       'Yes, and it rained all day long in the city.',
+      // A label and the quotation after its dash are one clause: "My first request" alone says nothing.
+      'My first request – “Something light yet fulfilling that could be cooked quickly during lunch break”',
     ]) assert.deepEqual(clauses(text), [text]);
   });
 
