@@ -7,7 +7,7 @@ const IMPERATIVE_OPENERS = new Set(
     'identify ignore imagine implement improve include keep label let list make mention never always only note offer output ' +
     'pretend provide put rank read refactor reply remember remove respond restate return review rewrite say score select ' +
     'send show simplify sort speak start state stay stop suggest summarize summarise tell think translate treat try type use ' +
-    'verify wait write please assume limit prefer reply respond cite')
+    "verify wait write please assume limit prefer reply respond cite let's let’s")
     .split(' '),
 );
 // Verbs that open an instruction when an object or complement follows ("Turn this standup into …", "Run
@@ -70,7 +70,7 @@ const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would 
 const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
 const OPENING_DIRECTIVE = /^[^\p{L}]*(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
-const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so|first|firstly|second|secondly|third|later|afterwards|to (?:start|begin))\b[,\s]*)+/iu;
+const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so|first|firstly|second|secondly|third|later|afterwards|today|this time|to (?:start|begin))\b[,\s]*)+/iu;
 
 // The ask put as what the writer wants back: "What I'd like back: first a short explanation …",
 // "What I need is a list of …".

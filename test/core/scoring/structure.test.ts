@@ -26,6 +26,7 @@ describe('core/scoring/structure', () => {
     'Validate all request bodies with zod.',
     'Escalate when the customer asks for a human.',
     'Drop the perfectionism remark.',
+    "Today, let's focus on how dependency injection works in Angular.",
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 
@@ -43,6 +44,7 @@ describe('core/scoring/structure', () => {
     'Research has shown the opposite.',
     'Document 1',
     'Style',
+    'Today the team shipped the release.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
 
