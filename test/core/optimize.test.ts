@@ -368,6 +368,14 @@ describe('core/optimize', () => {
     assert.ok(r.text.startsWith("Act as a football commentator."), r.text);
   });
 
+  it('fills room a long sentence does not fit into with its clause that says something specific', () => {
+    const text = 'You are a careful reviewer of retry code. This decorator is supposed to retry a function up to max_attempts times with exponential backoff, and it should only retry on ConnectionError and TimeoutError, but in production it sometimes keeps retrying forever and also seems to swallow Ctrl+C. Can you point out the bugs and show a fixed version?';
+    const r = optimize({ text, budget: '50%', mode: 'strict' });
+    assert.ok(r.optimizedTokens <= r.budgetTokens);
+    assert.ok(r.text.includes('It should only retry on ConnectionError and TimeoutError.'), r.text);
+    assert.ok(r.text.endsWith('Can you point out the bugs and show a fixed version?'), r.text);
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

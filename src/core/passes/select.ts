@@ -2,9 +2,9 @@ import { isFixedBlock, isFixedSentence, isProtected, isStructural, sentenceText,
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
-import { ruleValue } from '../scoring/rules';
+import { isMeta, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
-import { keepClauses, type Clause } from '../text/clauses';
+import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
 import { isLabel, LEAD_IN_LEVEL } from './structure';
@@ -82,7 +82,20 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     if (unit.termScores) cover(covered, unit.termScores);
   }
   const byCost = doc.task.trim() === '';
-  fill(units, keep, covered, budget - fixed, byCost, frames);
+  const room = fill(units, keep, covered, budget - fixed, byCost, frames);
+  // Room a long sentence did not fit into: the main clause of a sentence that says something specific may.
+  if (doc.english && room >= MIN_CLAUSE_ROOM) {
+    const rankOf = new Map(ranked.map((r) => [r.sentence, r] as const));
+    const clauses = units
+      .filter((u) => !keep.has(u) && !u.block && u.clause === undefined && u.sentences?.length === 1 && u.score > 0 && !u.requires && (!u.head || keep.has(u.head)))
+      .flatMap((u) => clauseUnits(rankOf.get(u.sentences![0]!)!, u, clausesOf, tokenizer).filter((c) => c.clause !== undefined));
+    const candidates = clauses.filter((c) => saysSomething(c.sentences![0]!, c.clause!));
+    if (candidates.length > 0) {
+      fill(candidates, keep, covered, room, byCost, frames);
+      // Every clause of a cut sentence is a unit, kept or not: apply cuts by them.
+      units.push(...clauses);
+    }
+  }
   if (keep.size === 0 && fixedUnits.length === 0) {
     // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
     const fallback = ranked
@@ -173,6 +186,14 @@ const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|co
 // …" asks something of its own.
 const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:below|here) (?:is|are) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
 const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
+
+const MIN_CLAUSE_ROOM = 8;
+
+/** Whether a clause holds a constraint or something specific of its own, is no aside, and cuts no code span. */
+function saysSomething(sentence: Sentence, clause: number): boolean {
+  const text = clauseText(sentence.pieces, splitClauses(sentence.pieces), clause);
+  return ruleValue(text, 0) > 0 && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
+}
 
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
 

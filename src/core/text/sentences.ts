@@ -106,7 +106,8 @@ function isAbbreviation(text: string, period: number): boolean {
   let start = period;
   while (start > period - 12 && start > 0 && isWordOrDot(text, start - 1)) start--;
   const word = text.slice(start, period);
-  if (word.length === 1 && /\p{Lu}/u.test(word)) return true; // initials: J. R. R. Tolkien
+  // Initials: "J. R. R. Tolkien", not a key after a "+" ("Ctrl+C.").
+  if (word.length === 1 && /\p{Lu}/u.test(word) && (start === 0 || /[\s(.]/.test(text[start - 1]!))) return true;
   return word.length > 0 && ABBREVIATIONS.has(word.toLowerCase());
 }
 

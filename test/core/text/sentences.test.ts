@@ -40,6 +40,8 @@ describe('core/text/sentences', () => {
     ],
     ['a numbered list run into its paragraph', 'We can proceed: 1. **Request**: Ask me for the text. 2. **Plan**: Explain the steps. The score was 2. Then stop.',
       ['We can proceed:', '1. **Request**: Ask me for the text.', '2. **Plan**: Explain the steps.', 'The score was 2.', 'Then stop.']],
+    ['a key combination before a question', 'It seems to swallow Ctrl+C. Can you point out the bugs? J. R. R. Tolkien wrote it.',
+      ['It seems to swallow Ctrl+C.', 'Can you point out the bugs?', 'J. R. R. Tolkien wrote it.']],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
