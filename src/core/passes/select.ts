@@ -86,8 +86,11 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   // Room a long sentence did not fit into: the main clause of a sentence that says something specific may.
   if (doc.english && room >= MIN_CLAUSE_ROOM) {
     const rankOf = new Map(ranked.map((r) => [r.sentence, r] as const));
+    // The most valuable sentences left out only: a long text's every sentence need not be cut into clauses.
     const clauses = units
-      .filter((u) => !keep.has(u) && !u.block && u.clause === undefined && u.sentences?.length === 1 && u.score > 0 && !u.requires && (!u.head || keep.has(u.head)))
+      .filter((u) => !keep.has(u) && !u.block && u.clause === undefined && u.sentences?.length === 1 && u.score > 0 && u.cost > room && !u.requires && (!u.head || keep.has(u.head)))
+      .sort((a, b) => b.score - a.score || a.order - b.order)
+      .slice(0, MAX_CLAUSE_SENTENCES)
       .flatMap((u) => clauseUnits(rankOf.get(u.sentences![0]!)!, u, clausesOf, tokenizer).filter((c) => c.clause !== undefined));
     const candidates = clauses.filter((c) => saysSomething(c.sentences![0]!, c.clause!));
     if (candidates.length > 0) {
@@ -188,6 +191,7 @@ const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:below|here) (?:is|are) (?:the|m
 const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
 
 const MIN_CLAUSE_ROOM = 8;
+const MAX_CLAUSE_SENTENCES = 16;
 
 /** Whether a clause holds a constraint or something specific of its own, is no aside, and cuts no code span. */
 function saysSomething(sentence: Sentence, clause: number): boolean {
