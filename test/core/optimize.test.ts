@@ -376,6 +376,17 @@ describe('core/optimize', () => {
     assert.ok(r.text.endsWith('Can you point out the bugs and show a fixed version?'), r.text);
   });
 
+  it('takes the clause of a role prompt\'s task into room left, never a rule without its restricting tail', () => {
+    const commentator = 'I want you to act as a football commentator. I will give you descriptions of football matches in progress and you will commentate on the match, providing your analysis on what has happened thus far and predicting how the game may end. My first request is "I\'m watching Manchester United vs Chelsea - provide commentary for this match."';
+    const r = optimize({ text: commentator, budget: '70%', mode: 'relaxed' });
+    assert.ok(r.text.includes("I'll give you descriptions of football matches in progress and you'll commentate on the match."), r.text);
+    const girl = 'I want you to pretend to be a 20 year old aerospace engineer working at SpaceX. You are intelligent, interested in space exploration, hiking and technology. I want you to reply with the answer inside one unique code block, and nothing else. Do not write explanations. The first message is "Hey, how are you?"';
+    for (let percent = 20; percent <= 90; percent += 10) {
+      const out = optimize({ text: girl, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(!out.includes('one unique code block.'), `${percent}%: ${out}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

@@ -2,7 +2,7 @@ import { isFixedBlock, isFixedSentence, isProtected, isStructural, sentenceText,
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
-import { isMeta, ruleValue } from '../scoring/rules';
+import { hasConstraint, isMeta, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
@@ -92,7 +92,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, MAX_CLAUSE_SENTENCES)
       .flatMap((u) => clauseUnits(rankOf.get(u.sentences![0]!)!, u, clausesOf, tokenizer).filter((c) => c.clause !== undefined));
-    const candidates = clauses.filter((c) => saysSomething(c.sentences![0]!, c.clause!));
+    const candidates = clauses.filter((c) => saysSomething(c) && !dropsConstraint(c));
     if (candidates.length > 0) {
       fill(candidates, keep, covered, room, byCost, frames);
       // Every clause of a cut sentence is a unit, kept or not: apply cuts by them.
@@ -193,11 +193,28 @@ const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:
 const MIN_CLAUSE_ROOM = 8;
 const MAX_CLAUSE_SENTENCES = 16;
 
-/** Whether a clause holds a constraint or something specific of its own, is no aside, and cuts no code span. */
-function saysSomething(sentence: Sentence, clause: number): boolean {
-  const text = clauseText(sentence.pieces, splitClauses(sentence.pieces), clause);
-  return ruleValue(text, 0) > 0 && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
+/** Whether a clause instructs or holds a constraint or something specific, is no aside, and cuts no code span. */
+function saysSomething(unit: Unit): boolean {
+  const text = clauseTextOf(unit, unit.clause!);
+  return (ruleValue(text, 0) > 0 || isInstruction(text)) && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
 }
+
+/**
+ * Whether keeping the clause (with the clauses it hangs on) would leave out a clause that constrains:
+ * "Reply with the answer in one code block, and nothing else." is no rule without its tail.
+ */
+function dropsConstraint(unit: Unit): boolean {
+  const kept = new Set<number>();
+  for (let u: Unit | undefined = unit; u && u.clause !== undefined; u = u.head) kept.add(u.clause);
+  const count = splitClauses(unit.sentences![0]!.pieces).length;
+  for (let c = 0; c < count; c++) if (!kept.has(c) && hasConstraint(clauseTextOf(unit, c))) return true;
+  return false;
+}
+
+const clauseTextOf = (unit: Unit, clause: number): string => {
+  const pieces = unit.sentences![0]!.pieces;
+  return clauseText(pieces, splitClauses(pieces), clause);
+};
 
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
 
