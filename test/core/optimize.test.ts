@@ -387,6 +387,15 @@ describe('core/optimize', () => {
     }
   });
 
+  it('never takes a clause whose contrasting instruction or first clause it needs ("but use them when necessary", "keep the list")', () => {
+    const text = 'I want you to act as an IT Expert. Try to avoid too many technical details, but use them when necessary. Register the route in `src/routes/index.ts`; keep the list alphabetical. My first problem is "my laptop gets an error with a blue screen."';
+    for (let percent = 30; percent <= 90; percent += 10) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(!out.includes('technical details.'), `${percent}%: ${out}`);
+      assert.ok(!/(?:^|\. )Keep the list alphabetical/.test(out), `${percent}%: ${out}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

@@ -196,7 +196,10 @@ const MAX_CLAUSE_SENTENCES = 16;
 /** Whether a clause instructs or holds a constraint or something specific, is no aside, and cuts no code span. */
 function saysSomething(unit: Unit): boolean {
   const text = clauseTextOf(unit, unit.clause!);
-  return (ruleValue(text, 0) > 0 || isInstruction(text)) && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
+  // A later clause alone ("keep the list alphabetical") leans on the first unless it states a rule or a
+  // fact of its own ("it should only retry on ConnectionError").
+  const ownValue = ruleValue(text, 0) > 0 || (unit.clause === 0 && isInstruction(text));
+  return ownValue && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
 }
 
 /**
@@ -207,9 +210,17 @@ function dropsConstraint(unit: Unit): boolean {
   const kept = new Set<number>();
   for (let u: Unit | undefined = unit; u && u.clause !== undefined; u = u.head) kept.add(u.clause);
   const count = splitClauses(unit.sentences![0]!.pieces).length;
-  for (let c = 0; c < count; c++) if (!kept.has(c) && hasConstraint(clauseTextOf(unit, c))) return true;
+  for (let c = 0; c < count; c++) {
+    if (kept.has(c)) continue;
+    const text = clauseTextOf(unit, c);
+    // A contrasting instruction qualifies what it follows: "avoid technical details, but use them when
+    // necessary" ("…, but in production it keeps retrying" only reports).
+    if (hasConstraint(text) || (CONTRAST.test(text) && isInstruction(text.replace(CONTRAST, '').trim()))) return true;
+  }
   return false;
 }
+
+const CONTRAST = /^[\s,;—–-]*(?:but|yet|though|although|however|except|while|whereas)\b/i;
 
 const clauseTextOf = (unit: Unit, clause: number): string => {
   const pieces = unit.sentences![0]!.pieces;
