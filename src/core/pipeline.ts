@@ -116,18 +116,14 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   return { output: { text: output, tokens, softLimitEnforced, passes, removed }, overflow };
 }
 
-/** Whether every unit left is one relaxed mode keeps whatever the budget (see hasFixedContent). */
-function onlyFixedContent(doc: Doc): boolean {
-  return doc.blocks.every((block) => {
-    if (block.removed || isStructural(block)) return true;
-    if (block.kind === 'prose') return block.sentences.every((s) => s.removed || isFixedSentence(s));
-    return block.kind === 'frontmatter' || isFixedBlock(block);
-  });
-}
-
 /** Whether relaxed mode keeps something whatever the budget: protected, pinned or <keep> content. */
 function hasFixedContent(doc: Doc): boolean {
   return doc.blocks.some((block) => !block.removed && (block.kind === 'prose' ? block.sentences.some((s) => !s.removed && isFixedSentence(s)) : isFixedBlock(block)));
+}
+
+/** Whether all that is left is what relaxed mode keeps whatever the budget (front matter is protected). */
+function onlyFixedContent(doc: Doc): boolean {
+  return doc.blocks.every((block) => block.removed || isStructural(block) || (block.kind === 'prose' ? block.sentences.every((s) => s.removed || isFixedSentence(s)) : isFixedBlock(block)));
 }
 
 /** Blocks and sentences the text is made of: each join can cost the estimate a token. */

@@ -76,7 +76,8 @@ const POLITE_QUESTION = /^\W*(?:could|can|would) you (?:please|be so kind as to)
 function endAsked(pieces: Piece[]): void {
   const first = pieces[0];
   const last = pieces[pieces.length - 1];
-  if (!first || !last || last.locked || POLITE_QUESTION.test(first.text) || /^\W*(?:could|can|would) you\b/i.test(first.text)) return;
+  // Still put as a question ("Could you tell me …?"): it keeps its question mark.
+  if (!first || !last || last.locked || /^\W*(?:could|can|would) you\b/i.test(first.text)) return;
   const mark = /\?(\s*)$/.exec(last.text);
   if (mark) pieces[pieces.length - 1] = { ...last, text: last.text.slice(0, mark.index) + '.' + mark[1] };
 }

@@ -4,7 +4,7 @@ import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
 import { hasConstraint, isMeta, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
-import { clauseText, keepClauses, splitClauses, type Clause } from '../text/clauses';
+import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
 import { isLabel, LEAD_IN_LEVEL } from './structure';
@@ -92,7 +92,10 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, MAX_CLAUSE_SENTENCES)
       .flatMap((u) => clauseUnits(rankOf.get(u.sentences![0]!)!, u, clausesOf, tokenizer).filter((c) => c.clause !== undefined));
-    const candidates = clauses.filter((c) => saysSomething(c) && !dropsConstraint(c));
+    const candidates = clauses.filter((c) => {
+      const texts = clauseTexts(c.sentences![0]!, clausesOf);
+      return saysSomething(c, texts) && !dropsConstraint(c, texts);
+    });
     if (candidates.length > 0) {
       fill(candidates, keep, covered, room, byCost, frames);
       // Every clause of a cut sentence is a unit, kept or not: apply cuts by them.
@@ -194,8 +197,8 @@ const MIN_CLAUSE_ROOM = 8;
 const MAX_CLAUSE_SENTENCES = 16;
 
 /** Whether a clause instructs or holds a constraint or something specific, is no aside, and cuts no code span. */
-function saysSomething(unit: Unit): boolean {
-  const text = clauseTextOf(unit, unit.clause!);
+function saysSomething(unit: Unit, texts: readonly string[]): boolean {
+  const text = texts[unit.clause!]!;
   // A later clause alone ("keep the list alphabetical") leans on the first unless it states a rule or a
   // fact of its own ("it should only retry on ConnectionError").
   const ownValue = ruleValue(text, 0) > 0 || (unit.clause === 0 && isInstruction(text));
@@ -206,13 +209,12 @@ function saysSomething(unit: Unit): boolean {
  * Whether keeping the clause (with the clauses it hangs on) would leave out a clause that constrains:
  * "Reply with the answer in one code block, and nothing else." is no rule without its tail.
  */
-function dropsConstraint(unit: Unit): boolean {
+function dropsConstraint(unit: Unit, texts: readonly string[]): boolean {
   const kept = new Set<number>();
   for (let u: Unit | undefined = unit; u && u.clause !== undefined; u = u.head) kept.add(u.clause);
-  const count = splitClauses(unit.sentences![0]!.pieces).length;
-  for (let c = 0; c < count; c++) {
+  for (let c = 0; c < texts.length; c++) {
     if (kept.has(c)) continue;
-    const text = clauseTextOf(unit, c);
+    const text = texts[c]!;
     // A contrasting instruction qualifies what it follows: "avoid technical details, but use them when
     // necessary" ("…, but in production it keeps retrying" only reports).
     if (hasConstraint(text) || (CONTRAST.test(text) && isInstruction(text.replace(CONTRAST, '').trim()))) return true;
@@ -222,10 +224,11 @@ function dropsConstraint(unit: Unit): boolean {
 
 const CONTRAST = /^[\s,;—–-]*(?:but|yet|though|although|however|except|while|whereas)\b/i;
 
-const clauseTextOf = (unit: Unit, clause: number): string => {
-  const pieces = unit.sentences![0]!.pieces;
-  return clauseText(pieces, splitClauses(pieces), clause);
-};
+/** The text of each clause of a sentence, by the clauses clauseUnits found for it. */
+function clauseTexts(sentence: Sentence, clausesOf: ReadonlyMap<Sentence, Clause[]>): string[] {
+  const clauses = clausesOf.get(sentence)!;
+  return clauses.map((_, c) => clauseText(sentence.pieces, clauses, c));
+}
 
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
 

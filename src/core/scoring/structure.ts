@@ -67,8 +67,9 @@ const MODAL_SUBJECT = /the (?:answer|output|response|reply)/;
 const DIRECTIVE = /\b(make sure|ensure that|i want you to|i need you to|i would like you to|i'd like you to|your (?:task|job|role|goal) is|you are an?|you're an?|only (?:reply|respond|answer|use|return|output|write))\b/i;
 // Negations and absolutes count when they open the sentence or a clause after ":" or ";", not inside
 // narrative ("the Broncos never trailed").
-const CLAUSE_DIRECTIVE = /(?:^[^\p{L}]*|[;:]\s*)(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
-const OPENING_DIRECTIVE = /^[^\p{L}]*(do not|don't|never|always|avoid|no more than|at most|at least)\b/iu;
+const DIRECTIVE_WORDS = "(do not|don't|never|always|avoid|no more than|at most|at least)\\b";
+const CLAUSE_DIRECTIVE = new RegExp(`(?:^[^\\p{L}]*|[;:]\\s*)${DIRECTIVE_WORDS}`, 'iu');
+const OPENING_DIRECTIVE = new RegExp(`^[^\\p{L}]*${DIRECTIVE_WORDS}`, 'iu');
 // Discourse markers in front of an instruction: "Also, do not…", "Finally, list…".
 const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|now|so|first|firstly|second|secondly|third|later|afterwards|today|this time|to (?:start|begin))\b[,\s]*)+/iu;
 
