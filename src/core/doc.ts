@@ -174,6 +174,24 @@ export function wordEditable(doc: Doc, mode: Mode): Sentence[] {
   return mode === 'strict' ? sentences : sentences.filter((s) => !isFixedSentence(s));
 }
 
+/**
+ * The document's editable state now, and a function that brings it back: the lossy passes run again
+ * from here on a tighter budget instead of cutting further into what a first run left.
+ */
+export function checkpoint(doc: Doc): () => void {
+  const blocks = doc.blocks.map((block) => ({ block, removed: block.removed, prefix: block.prefix, body: block.body }));
+  const sentences = doc.blocks.flatMap((block) =>
+    block.sentences.map((sentence) => ({ sentence, pieces: sentence.pieces.map((p) => ({ ...p })), removed: sentence.removed, tokens: sentence.tokens, sep: sentence.sep })),
+  );
+  const { protectedDropped } = doc.notes;
+  return () => {
+    for (const { block, removed, prefix, body } of blocks) Object.assign(block, { removed, prefix, body });
+    // Fresh copies: word passes edit pieces in place.
+    for (const { sentence, pieces, removed, tokens, sep } of sentences) Object.assign(sentence, { pieces: pieces.map((p) => ({ ...p })), removed, tokens, sep });
+    doc.notes.protectedDropped = protectedDropped;
+  };
+}
+
 function renderBlock(block: Block): string {
   if (block.kind !== 'prose') return block.body;
   let text = '';

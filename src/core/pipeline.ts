@@ -1,4 +1,4 @@
-import { estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, keptSentences, render, sentenceText, type Doc } from './doc';
+import { checkpoint, estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, keptSentences, render, sentenceText, type Doc } from './doc';
 import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -32,6 +32,8 @@ export interface PipelineOutput {
 }
 
 const MAX_TIGHTENING = 6;
+/** The lossy passes that edit words inside kept units. */
+const WORD_PASSES: readonly Pass[] = [prune, elision];
 
 /** `original` is the prompt as the tokenizer counted it: sentence counts come from its chunks. */
 export function runPipeline(original: CountedText, task: string, context: PassContext): PipelineOutput {
@@ -74,9 +76,18 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     const text = render(doc);
     return { text, tokens: tokenizer.count(text) };
   };
+  // Back to a checkpoint, with what was reported since.
+  const rollBack = (to: { restore: () => void; removed: number; passes: number }) => {
+    to.restore();
+    removed.length = to.removed;
+    passes.length = to.passes;
+    latest = null;
+  };
   let exact: { text: string; tokens: number } | null = null;
   let checked = false;
   let beforeLoss = -1;
+  // The document before the first loss: a tighter run starts again from it (see below).
+  let lossless: { restore: () => void; removed: number; passes: number } | null = null;
   for (const pass of PASSES) {
     if (pass.lossy) {
       const estimate = estimateTokens(doc);
@@ -86,20 +97,37 @@ function compress(original: CountedText, task: string, context: PassContext): { 
       // budget, count once before the first loss, which may not be needed.
       if (!checked && (checked = true) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
+      lossless ??= { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
     }
     run(pass, context);
     passes.push({ name: pass.name, tokens: estimateTokens(doc) });
   }
   if (renumberLists(doc)) exact = null;
   let { text: output, tokens } = exact ?? measure();
-  // Per-unit counts can miss a few tokens where units join: tighten the target and run the lossy passes again.
+  // Per-unit counts can miss a few tokens where units join. What was kept first loses meaning-free
+  // words toward a tighter target: a whole section should not go for a token or two.
+  if (tokens > budget) {
+    const kept = { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
+    const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - 2) };
+    for (const pass of WORD_PASSES) (run(pass, tighter), passes.push({ name: pass.name, tokens: estimateTokens(doc) }));
+    renumberLists(doc);
+    const shorter = measure();
+    if (shorter.tokens <= budget) ({ text: output, tokens } = shorter);
+    else rollBack(kept);
+  }
+  // Still over: the lossy passes run again toward a tighter target, from the document as it was
+  // before the first loss. Cutting into what the first run left could leave nothing (every unit
+  // had been chosen for the room of the others), and nothing could come back.
+  let target = budget;
   for (let attempt = 1; tokens > budget && attempt <= MAX_TIGHTENING; attempt++) {
     const before = tokens;
-    const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - attempt * 2) };
-    for (const pass of PASSES) if (pass.lossy) run(pass, tighter);
+    target = Math.max(0, target - (tokens - budget) - attempt * 2);
+    lossless ??= { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
+    rollBack(lossless);
+    const tighter: PassContext = { ...context, budget: target };
+    for (const pass of PASSES) if (pass.lossy) (run(pass, tighter), passes.push({ name: pass.name, tokens: estimateTokens(doc) }));
     renumberLists(doc);
-    output = render(doc);
-    tokens = tokenizer.count(output);
+    ({ text: output, tokens } = measure());
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
   }
   if (tokens > budget) {

@@ -1,0 +1,124 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { countTokens, optimize } from '../../src/core';
+
+/**
+ * Per-unit counts miss a few tokens where units join, so a first selection can end a token or two over
+ * a strict budget. These prompts are where that used to cost a whole section, or everything: the lossy
+ * passes ran again on what the first run had left, at a tighter target, and nothing could come back.
+ */
+const TITLE = '# Review guide';
+const ROLE = 'You review pull requests for the payments team.';
+
+describe('core/pipeline: a few tokens over after selection', () => {
+  it('costs a meaning-free word, not a section', () => {
+    const text = [
+      TITLE,
+      '',
+      `${ROLE} Be direct and specific.`,
+      '',
+      '## Security',
+      '',
+      '- **Report**: Review the cache keys in one short sentence.',
+      '- **Confirm**: List each SQL query and say why it really matters.',
+      '',
+      '## Style',
+      '',
+      '### Checks',
+      '',
+      '1. **Confirm**: "Report the error handling before you approve it."',
+      '2. **Confirm**: "List the retry logic and say why it really matters."',
+      '3. **Name**: "List the cache keys before you approve it."',
+      '4. **Check**: "Name the cache keys before you approve it."',
+      '',
+      '## Tests',
+      '',
+      '1. **List**: "Confirm all config files before you approve it."',
+      '2. **Check**: "Name the log format with the line number."',
+      '3. **List**: "Name every public function and say why it really matters."',
+      '4. **Check**: "Report the cache keys with the line number."',
+      '',
+      '## Style',
+      '',
+      '- **Review**: List the cache keys in one short sentence.',
+      '- **Review**: Flag the log format before you approve it.',
+      '- **Report**: List each SQL query before you approve it.',
+      '- **Flag**: Review the log format before you approve it.',
+      '',
+    ].join('\n');
+    const r = optimize({ text, budget: '66%', mode: 'strict' });
+    assert.ok(r.optimizedTokens <= r.budgetTokens, `${r.optimizedTokens} > ${r.budgetTokens}`);
+    // The first selection kept the Security section and three of the last Style rules; "really" pays
+    // for the joins. Re-selecting from the remains kept one rule of the last section and no Security.
+    assert.match(r.text, /## Security\n\n- \*\*Report\*\*: Review the cache keys in one short sentence\.\n- \*\*Confirm\*\*: List each SQL query and say why it matters\./);
+    assert.match(r.text, /- \*\*Review\*\*: List the cache keys in one short sentence\./);
+    assert.match(r.text, /## Tests\n\n1\. \*\*List\*\*: "Confirm all config files before you approve it\."/);
+    assert.ok(r.optimizedTokens >= 0.9 * r.budgetTokens, `only ${r.optimizedTokens} of ${r.budgetTokens} tokens used:\n${r.text}`);
+  });
+
+  it('never empties a prompt whose role fits: the selection starts again from the whole prompt', () => {
+    const text = [
+      TITLE,
+      '',
+      ROLE,
+      '',
+      '## Part 1',
+      '',
+      '1. **List**: "Report the retry logic and say why it matters."',
+      '2. **Review**: "Check all config files and say why it matters."',
+      '3. **Flag**: "Confirm the retry logic before you approve it."',
+      '',
+      '## Part 2',
+      '',
+      '1. **Review**: "Check the log format and say why it matters."',
+      '2. **Report**: "Quote the error handling in one short sentence."',
+      '3. **Flag**: "List the cache keys with the line number."',
+      '4. **Review**: "Report every public function with the line number."',
+      '5. **Name**: "Name the retry logic in one short sentence."',
+      '',
+      '## Part 3',
+      '',
+      '1. **Confirm**: "Confirm the log format with the line number."',
+      '2. **Report**: "Check each test name unless it is generated code."',
+      '3. **Flag**: "Review the log format with the line number."',
+      '4. **Review**: "Flag the log format in one short sentence."',
+      '',
+    ].join('\n');
+    // 58 tokens: the first selection (title and Part 1) renders at 59; it used to end empty and flagged.
+    const r = optimize({ text, budget: 58, mode: 'strict' });
+    assert.ok(r.text.includes(ROLE), r.text);
+    assert.ok(r.optimizedTokens <= 58);
+    assert.equal(r.softLimitEnforced, false);
+  });
+
+  it('strict mode keeps something at every budget the title and role fit into (property)', () => {
+    const verbs = ['Check', 'Review', 'Confirm', 'Flag', 'Report', 'List', 'Name', 'Quote'];
+    const objects = ['every public function', 'the error handling', 'each SQL query', 'the retry logic', 'all config files', 'the cache keys'];
+    const tails = ['before you approve it', 'with the line number', 'in one short sentence', 'unless it is generated code'];
+    const item = fc.tuple(fc.constantFrom(...verbs), fc.constantFrom(...verbs), fc.constantFrom(...objects), fc.constantFrom(...tails));
+    const section = fc.record({ items: fc.array(item, { minLength: 2, maxLength: 5 }), numbered: fc.boolean(), quoted: fc.boolean() });
+    const guide = fc.array(section, { minLength: 1, maxLength: 3 }).map((sections) =>
+      [
+        TITLE, '', ROLE, '',
+        ...sections.flatMap(({ items, numbered, quoted }, s) => [
+          `## Part ${s + 1}`,
+          '',
+          ...items.map(([label, verb, object, tail], i) => {
+            const q = quoted ? '"' : '';
+            return `${numbered ? `${i + 1}.` : '-'} **${label}**: ${q}${verb} ${object} ${tail}.${q}`;
+          }),
+          '',
+        ]),
+      ].join('\n'),
+    );
+    const floor = countTokens(`${TITLE}\n\n${ROLE}`) + 1;
+    fc.assert(
+      fc.property(guide, fc.integer({ min: floor, max: 160 }), (text, budget) => {
+        const r = optimize({ text, budget, mode: 'strict' });
+        assert.ok(r.text.trim() !== '', `empty at ${budget} tokens:\n${text}`);
+        assert.ok(r.optimizedTokens <= budget);
+      }),
+      { seed: 20261126, numRuns: 300 },
+    );
+  });
+});
