@@ -430,7 +430,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
   for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = block.sentences[0]!.input = true;
   // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
-  const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence)));
+  const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence))) ?? roleSection(blocks);
   if (role) role.pinned = true;
   markRequest(prose, said);
   // The line that introduces the final input goes with it: "Now classify this one:".
@@ -520,6 +520,21 @@ const ASKS = new RegExp(
 );
 
 /** The first `n` sentences that are not greetings or thanks, reading no further than needed. */
+// "## Role", "<role>", "# Persona": the section that says who the model is and what it does.
+const ROLE_TITLE = /^(?:#{1,6}\s*)?(?:your\s+)?(?:role|persona|identity|rolle|rol|rôle|papel|角色|役割)\s*:?\s*$/iu;
+
+/** The first sentence of a section titled as the role ("## Role", "<role>"), before any other section. */
+function roleSection(blocks: readonly Block[]): Sentence | undefined {
+  const titled = (block: Block) => (block.kind === 'markup' ? !!block.tag && !block.tag.closing && ROLE_TITLE.test(block.tag.name) : block.kind === 'heading' && ROLE_TITLE.test(block.body.trim()));
+  const start = blocks.findIndex(titled);
+  if (start < 0) return undefined;
+  for (const block of blocks.slice(start + 1)) {
+    if (block.kind === 'prose') return block.sentences[0];
+    if (!titled(block)) return undefined;
+  }
+  return undefined;
+}
+
 function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) => boolean, n: number): Sentence[] {
   const found: Sentence[] = [];
   for (const sentence of sentences) {

@@ -91,6 +91,12 @@ describe('core/passes/segment', () => {
     // Under a section heading, a plain instruction is that section's last rule; a task section's is the request.
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Working style\n\nBe skeptical. Prefer a few high-value checks.'), ['You are Ivy, the QA engineer.']);
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Task\n\nReview the login page on staging.'), ['You are Ivy, the QA engineer.', 'Review the login page on staging.']);
+    // A section titled as the role says who the model is: its first sentence is the role, however it opens.
+    assert.deepEqual(pinned('# Debugger\n\n<role>\n\n## Role\n\nTrace root causes, reproduce errors. Never implement code.\n\n</role>\n\n## Rules\n\n- Read logs first.'),
+      ['Trace root causes, reproduce errors.']);
+    assert.deepEqual(pinned('## Persona\n\nA patient tutor for school maths. Explain step by step.\n\n## Rules\n\n- Never give the answer first.'), ['A patient tutor for school maths.']);
+    // Not a section of another title, nor prose after the role section has ended.
+    assert.deepEqual(pinned('## Role\n\n## Rules\n\n- Read logs first.\n- Never guess.'), []);
     // The input a role prompt closes on, in the role's own paragraph.
     assert.deepEqual(pinned('I want you to act as a plagiarism checker. Do not write explanations. My first sentence is "For computers to behave like humans, speech matters."'),
       ['I want you to act as a plagiarism checker.', 'My first sentence is "For computers to behave like humans, speech matters."']);
