@@ -32,6 +32,8 @@ export interface PipelineOutput {
 }
 
 const MAX_TIGHTENING = 6;
+/** A checkpoint of the document with the lengths of the removal and pass reports at that moment. */
+type Mark = { restore: () => void; removed: number; passes: number };
 /** The lossy passes that edit words inside kept units. */
 const WORD_PASSES: readonly Pass[] = [prune, elision];
 
@@ -76,8 +78,14 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     const text = render(doc);
     return { text, tokens: tokenizer.count(text) };
   };
-  // Back to a checkpoint, with what was reported since.
-  const rollBack = (to: { restore: () => void; removed: number; passes: number }) => {
+  // A pass run and reported with its estimate.
+  const step = (pass: Pass, passContext: PassContext) => {
+    run(pass, passContext);
+    passes.push({ name: pass.name, tokens: estimateTokens(doc) });
+  };
+  // The document now, and how much had been reported by then; rollBack returns to it.
+  const mark = (): Mark => ({ restore: checkpoint(doc), removed: removed.length, passes: passes.length });
+  const rollBack = (to: Mark) => {
     to.restore();
     removed.length = to.removed;
     passes.length = to.passes;
@@ -87,7 +95,7 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   let checked = false;
   let beforeLoss = -1;
   // The document before the first loss: a tighter run starts again from it (see below).
-  let lossless: { restore: () => void; removed: number; passes: number } | null = null;
+  let lossless: Mark | null = null;
   for (const pass of PASSES) {
     if (pass.lossy) {
       const estimate = estimateTokens(doc);
@@ -97,19 +105,18 @@ function compress(original: CountedText, task: string, context: PassContext): { 
       // budget, count once before the first loss, which may not be needed.
       if (!checked && (checked = true) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
-      lossless ??= { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
+      lossless ??= mark();
     }
-    run(pass, context);
-    passes.push({ name: pass.name, tokens: estimateTokens(doc) });
+    step(pass, context);
   }
   if (renumberLists(doc)) exact = null;
   let { text: output, tokens } = exact ?? measure();
   // Per-unit counts can miss a few tokens where units join. What was kept first loses meaning-free
   // words toward a tighter target: a whole section should not go for a token or two.
   if (tokens > budget) {
-    const kept = { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
+    const kept = mark();
     const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - 2) };
-    for (const pass of WORD_PASSES) (run(pass, tighter), passes.push({ name: pass.name, tokens: estimateTokens(doc) }));
+    for (const pass of WORD_PASSES) step(pass, tighter);
     renumberLists(doc);
     const shorter = measure();
     if (shorter.tokens <= budget) ({ text: output, tokens } = shorter);
@@ -122,10 +129,10 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   for (let attempt = 1; tokens > budget && attempt <= MAX_TIGHTENING; attempt++) {
     const before = tokens;
     target = Math.max(0, target - (tokens - budget) - attempt * 2);
-    lossless ??= { restore: checkpoint(doc), removed: removed.length, passes: passes.length };
+    lossless ??= mark();
     rollBack(lossless);
     const tighter: PassContext = { ...context, budget: target };
-    for (const pass of PASSES) if (pass.lossy) (run(pass, tighter), passes.push({ name: pass.name, tokens: estimateTokens(doc) }));
+    for (const pass of PASSES) if (pass.lossy) step(pass, tighter);
     renumberLists(doc);
     ({ text: output, tokens } = measure());
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left

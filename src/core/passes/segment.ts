@@ -519,7 +519,6 @@ const ASKS = new RegExp(
   'iu',
 );
 
-/** The first `n` sentences that are not greetings or thanks, reading no further than needed. */
 // "## Role", "<role>", "# Persona": the section that says who the model is and what it does.
 const ROLE_TITLE = /^(?:#{1,6}\s*)?(?:your\s+)?(?:role|persona|identity|rolle|rol|rôle|papel|角色|役割)\s*:?\s*$/iu;
 
@@ -535,6 +534,7 @@ function roleSection(blocks: readonly Block[]): Sentence | undefined {
   return undefined;
 }
 
+/** The first `n` sentences that are not greetings or thanks, reading no further than needed. */
 function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) => boolean, n: number): Sentence[] {
   const found: Sentence[] = [];
   for (const sentence of sentences) {
