@@ -1,6 +1,7 @@
 import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
+import { isGreeting } from '../scoring/rules';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
 import { SOURCE_HEADER } from './segment';
@@ -104,7 +105,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
         // match."' is the user's, not the sentence before's.
-        const before = sentence.input ? undefined : previous ?? leanOn;
+        // Nothing leans on a greeting or thanks: "This file is for any agent" after "Hey, welcome!" is deictic.
+        const before = sentence.input ? undefined : unlessSaid(previous ?? leanOn);
         leanOn = undefined;
         if (before && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, before))))) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
@@ -162,7 +164,21 @@ function isCapitalTitle(text: string): boolean {
 const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
-const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || (OBJECT_PRONOUN.test(text) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+// "Never edit those files by hand": "those" with its noun points back, unless a clause or place says
+// which ("those files that …", "those files listed below"); "treat those as …" points within.
+function pointsAtThose(text: string): boolean {
+  if (!/those/i.test(text)) return false;
+  for (const m of text.matchAll(DISTAL)) if (!STOPWORDS.has(m[1]!.toLowerCase()) && !WHICH.has((m[2] ?? '').toLowerCase())) return true;
+  return false;
+}
+const DISTAL = /(?<![\p{L}])those\s+(\p{L}+)(?:\s+(\p{L}+))?/giu;
+const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', 'in', 'on', 'from', 'for', 'listed', 'named', 'mentioned', 'below', 'above', 'described', 'marked', 'shown']);
+// "Don't just say "this should work" — actually run them.": a short sentence's object is the last one's.
+const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
+
+const unlessSaid = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s))) ? undefined : unit);
 
 /** Whether the sentence after `sentence` goes on with the same speaker's line. */
 function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {

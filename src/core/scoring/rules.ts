@@ -93,6 +93,10 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
   (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true))) && !hasCode(text);
 
+/** A greeting alone: "Hi!", "Hey, welcome!", "Hello there." */
+export const isGreeting = (text: string, scanned: readonly string[] = words(text)): boolean => scanned.length <= MAX_GREETING_WORDS && GREETING.in(scanned, text, true);
+const MAX_GREETING_WORDS = 3;
+
 /** Holds a code or identifier ("CTE", "order_id", "E-4021", "v3.14"): something specific is said. */
 export const hasCode = (text: string): boolean => specifics(text).codes > 0;
 
