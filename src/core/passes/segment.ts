@@ -85,6 +85,13 @@ function markLeadIns(blocks: Block[]): void {
     const subsections = next.kind === 'heading' && (next.level ?? 1) > section && (next.level ?? 1) < SOURCE_LEVEL;
     if (!introduces(next) && !subsections) continue;
     const last = block.sentences[block.sentences.length - 1]!;
+    // A request that shows its material ("I need weekly revenue … from this table in BigQuery:", then the
+    // schema) is the prompt's request, not a title of the block: it stays prose, pinned, with its block.
+    const said = sentenceText(last);
+    if (next.kind !== 'prose' && !isListItem(block) && /[:：]$/.test(said) && (ASKS.test(said) || NEEDS.test(said))) {
+      last.request = last.pinned = true;
+      continue;
+    }
     // The colon sentence that ends a paragraph of several ("Chat models can call tools. Use the APIs to:")
     // is split off as the lead-in; the sentences before it stay prose.
     if (block.sentences.length > 1) {
@@ -518,6 +525,9 @@ const ASKS = new RegExp(
     '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
   'iu',
 );
+
+// "I need weekly revenue … from this table:": a need that shows its material asks for it.
+const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;
 
 // "## Role", "<role>", "# Persona": the section that says who the model is and what it does.
 const ROLE_TITLE = /^(?:#{1,6}\s*)?(?:your\s+)?(?:role|persona|identity|rolle|rol|rôle|papel|角色|役割)\s*:?\s*$/iu;

@@ -37,12 +37,14 @@ const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
 
+type Entry = { unit: Unit; kept: boolean; pinned: boolean };
+
 function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
   const clausesOf = new Map<Sentence, Clause[]>();
   const frames = new Frames(doc);
   // `kept`: relaxed mode keeps it whatever the budget; `pinned`: strict mode ranks it first.
-  const entries: { unit: Unit; kept: boolean; pinned: boolean }[] = [];
+  const entries: Entry[] = [];
   const add = (unit: Unit, kept: boolean, pinned = kept) => entries.push({ unit, kept, pinned });
   const ranked = rankSentences(doc);
   const proseUnits = sentenceUnits(doc, ranked);
@@ -131,8 +133,8 @@ const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.sentence
  * before the schema, "My draft:" before the quoted draft): it comes only with that block, never alone,
  * and relaxed mode keeps it with a block it keeps.
  */
-function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): void {
-  const entryOf = new Map<Block, { unit: Unit; kept: boolean }[]>();
+function announceBlocks(doc: Doc, entries: Entry[]): void {
+  const entryOf = new Map<Block, Entry[]>();
   for (const entry of entries) {
     const owner = entry.unit.block ?? entry.unit.parent;
     if (!owner) continue;
@@ -144,9 +146,13 @@ function announceBlocks(doc: Doc, entries: { unit: Unit; kept: boolean }[]): voi
     const next = doc.blocks[i + 1];
     if (block.removed || block.kind !== 'prose' || !next || next.removed || !(next.kind !== 'prose' || next.verbatim)) return;
     const last = block.sentences.filter((s) => !s.removed).pop();
-    if (!last || last.pinned || !/[:：]\s*$/.test(sentenceText(last))) return;
-    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last);
+    if (!last || !/[:：]\s*$/.test(sentenceText(last))) return;
     const announced = entryOf.get(next) ?? [];
+    // The request that shows its material ("I need weekly revenue … from this table:", pinned) keeps its
+    // value, and the material ranks with it.
+    if (last.request && last.pinned) for (const entry of announced) entry.pinned = true;
+    if (last.pinned) return;
+    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last);
     if (!announcer || announced.length === 0) return;
     announcer.unit.score = 0;
     for (const entry of announced) {

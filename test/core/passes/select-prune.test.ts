@@ -84,6 +84,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a request that shows its material ("I need … from this table:") as the request, not as a title that goes with the table', () => {
+    const text = [
+      "Hi! Super quick one, I promise. I need weekly revenue for the last 8 full weeks from this table in BigQuery:", '',
+      '```sql\nCREATE TABLE shop.orders (order_id STRING, created_at TIMESTAMP, status STRING, total_eur NUMERIC);\n```', '',
+      "Weeks start on Monday. Only status = 'paid' — refunded and cancelled don't count. Output week_start and revenue_eur, newest first. " +
+        'The `total_eur` column already includes VAT and shipping, which is what finance wants, so no adjustments there. Timestamps are UTC. ' +
+        "I think that's everything. Thanks a bunch! Just the SQL is fine, no explanation needed. Don't include the current, incomplete week.",
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const) {
+      for (let percent = 25; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        assert.ok(out.includes('I need weekly revenue for the last 8 full weeks'), `${mode} ${percent}%: the request is gone\n${out}`);
+        if (mode === 'relaxed') assert.ok(out.includes('CREATE TABLE shop.orders'), `${percent}%: relaxed dropped the schema\n${out}`);
+      }
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
