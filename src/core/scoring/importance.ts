@@ -76,6 +76,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const narrative = ranked.every((r) => !instructs(r) && !r.inList && !r.sentence.pinned && !r.sentence.request);
   // The prompt's task: its first instruction other than the role ("Read the lease and list …").
   const taskStatement = ranked.findIndex((r) => instructs(r) && !r.sentence.pinned && !r.inList);
+  const subject = narrative ? -1 : subjectStatement(ranked, texts);
   ranked.forEach((r, i) => {
     // What the prompt tells the model to do is worth as much whatever the task.
     const instruction = instructs(r) ? INSTRUCTION : 0;
@@ -89,18 +90,40 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
       const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence) : narrative ? 0 : specificity(texts[i]!, r.sentence);
-      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
-      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0);
+      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
     }
     r.sentence.score = r.score;
   });
   return ranked;
+}
+
+/** What the prompt is about, named ("This is the monorepo for Harborlight, …"), ranks with its task. */
+const SUBJECT_STATEMENT = 0.3;
+/** How far into the prompt its subject may be named: its opening sentences. */
+const SUBJECT_WINDOW = 4;
+// A name: a capitalised word after the sentence's first, or one in quotation marks ("「さくらみなとバンク」").
+const NAMED = /[\s(]\p{Lu}\p{Ll}|「[^」]+」|„[^“]+“|«[^»]+»/u;
+
+/**
+ * The prompt's subject statement: the first of its opening sentences, other than the role and talk
+ * about the prompt, that names something (the product, the project, the company).
+ */
+function subjectStatement(ranked: readonly RankedSentence[], texts: readonly string[]): number {
+  let seen = 0;
+  for (let i = 0; i < ranked.length && seen < SUBJECT_WINDOW; i++) {
+    const r = ranked[i]!;
+    if (r.sentence.pinned || metaPenalty(texts[i]!, r.sentence) > 0) continue;
+    seen++;
+    if (!r.inList && !r.material && NAMED.test(texts[i]!.slice(1))) return i;
+  }
+  return -1;
 }
 
 /**

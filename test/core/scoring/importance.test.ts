@@ -55,6 +55,30 @@ describe('core/scoring/importance without a task', () => {
   });
 });
 
+describe('core/scoring/importance: what the prompt is about', () => {
+  const text = [
+    'Hello! Just a few notes about this project, I will try to keep them short.', '',
+    'This is the iOS app for Juniper & Moss, a plant-care and watering-reminder app. It is written in Swift 5.9.', '',
+    '- Use SwiftUI only; do not add UIKit view controllers for new screens.',
+    '- The deployment target is iOS 16, so never use APIs that need iOS 17 without an availability check.',
+    '- Networking goes through `ApiClient`; do not call URLSession directly from views.',
+    '- All user-visible text goes in Localizable.strings, no hard-coded strings in views.',
+    '- Tests use XCTest and swift-snapshot-testing.', '',
+    "That's about it, thanks!",
+  ].join('\n');
+
+  it('ranks the opening sentence that names the product ("This is the iOS app for Juniper & Moss") with the rules', () => {
+    const score = rank(text);
+    assert.ok(score('This is the iOS app') > score('Tests use XCTest'), `${score('This is the iOS app')} vs ${score('Tests use XCTest')}`);
+    assert.ok(score('This is the iOS app') > score('It is written in Swift'));
+  });
+
+  it('keeps it where a quarter of the prompt goes', () => {
+    const out = optimize({ text, budget: '75%', mode: 'strict' }).text;
+    assert.ok(out.includes('This is the iOS app for Juniper & Moss'), out);
+  });
+});
+
 describe('core/scoring/importance with a task', () => {
   it("values a prompt's facts (amounts, dates) whatever the task's words, not only its rules", () => {
     const text =
