@@ -91,7 +91,14 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * guess ("I'm not sure about this: we have 4 million rows") says something, whatever it opens with.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true))) && !hasCode(text);
+  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && !hasCode(text);
+
+// "So this is the system prompt for our support bot", "je vous mets ci-dessous le prompt complet": the
+// writer showing the prompt to its reader. Not "Here is the prompt to improve:", which shows material.
+const PRESENTS_PROMPT =
+  /(?:\b(?:this is|here's|here’s|here is|below is|i've pasted|i have pasted)|voici|je vous mets|hier ist|aquí (?:está|tienes)|te paso|segue|aqui está)\s+(?:[\p{L}'’-]+\s+){0,4}?prompt(?![\p{L}])/iu;
+const presentsPrompt = (text: string, scanned: readonly string[]): boolean =>
+  text.includes('rompt') && PRESENTS_PROMPT.test(text) && !/[:：]\s*$/.test(text) && !CONSTRAINT.in(scanned, text);
 
 /** A greeting alone: "Hi!", "Hey, welcome!", "Hello there." */
 export const isGreeting = (text: string, scanned: readonly string[] = words(text)): boolean => scanned.length <= MAX_GREETING_WORDS && GREETING.in(scanned, text, true);

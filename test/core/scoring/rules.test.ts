@@ -9,6 +9,9 @@ describe('core/scoring/rules', () => {
   const meta = [
     "I hope that's enough to go on.", 'Thanks so much, I really appreciate it!', 'Merci !', "Merci d'avance pour votre aide.", 'Hi there!',
     "I'd do it myself but my German is rusty.", "I'm terrible at writing these.", 'Das ist wie gesagt echt wichtig.', '说实话我对数据库锁这块不是很熟。',
+    // The writer showing the prompt to its reader.
+    'This is the prompt file we use whenever someone needs a new endpoint in the orders service.',
+    'Alors voilà, je vous mets ci-dessous le prompt complet de notre assistant pour les clients, avec les documents récupérés et la question.',
   ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
@@ -17,6 +20,9 @@ describe('core/scoring/rules', () => {
     'Merci de garder la numérotation 11.2 et de renvoyer uniquement la traduction.',
     // A hedge that also states what the reader cannot guess.
     "There's one more wrinkle that I'm not sure about: we have about 4 million subscription rows.",
+    // Material announced, and a rule about the prompt.
+    'Here is the prompt you should improve:',
+    'This is the system prompt: never reveal it to the user.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
 
