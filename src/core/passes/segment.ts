@@ -1,6 +1,6 @@
 import { indentOf, isListItem, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
-import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_LEVEL } from './structure';
+import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isSaidToReader } from './rewrite';
 import { isInstruction } from '../scoring/structure';
@@ -404,10 +404,6 @@ const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|co
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
-
-// "[Doc 1] Conditions générales …", "Document 2: Rate limits", "Source 3 – FAQ": the title of a retrieved
-// document, over the blocks that hold it.
-export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)\s*\d+\]|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-])/i;
 
 /**
  * A line that titles a retrieved document and is followed by its text is a heading (level 6): the

@@ -1,9 +1,12 @@
-import { indentOf, isListItem, isStructural, LIST_MARKER, type Block, type Doc } from '../doc';
+import { indentOf, isListItem, isStructural, LIST_MARKER, sentenceText, type Block, type Doc } from '../doc';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
 /** The level of a retrieved document's title ("[Doc 1] …"): its section is that document's text. */
 export const SOURCE_LEVEL = 6;
+// "[Doc 1] Conditions générales …", "Document 2: Rate limits", "Source 3 – FAQ": the title of a retrieved
+// document, over the blocks that hold it.
+export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)\s*\d+\]|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-])/i;
 
 /** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>
@@ -32,8 +35,11 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
     return block.kind === 'heading' ? !isListLeadIn(block) : !introduces(block);
   }
   if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
-  return level === SOURCE_LEVEL && (pinnedContent(block) || (block.kind === 'markup' && !!block.tag));
+  // The next document ends a document's text, as a title line or as a paragraph that opens with its own.
+  return level === SOURCE_LEVEL && (pinnedContent(block) || (block.kind === 'markup' && !!block.tag) || opensSource(block));
 }
+
+const opensSource = (block: Block): boolean => block.kind === 'prose' && block.sentences.length > 0 && SOURCE_HEADER.test(block.prefix + sentenceText(block.sentences[0]!));
 
 /** A lead-in that is a list item with its marker: "   - Look for:", "4. **Implement fix**". */
 export const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);

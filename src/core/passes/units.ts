@@ -4,9 +4,8 @@ import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { isGreeting } from '../scoring/rules';
 import { clauseText, splitClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
-import { SOURCE_HEADER } from './segment';
 import { isSaidToReader } from './rewrite';
-import { isLabel, isListLeadIn, LEAD_IN_LEVEL } from './structure';
+import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {

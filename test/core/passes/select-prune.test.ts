@@ -101,6 +101,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('ends a document title\'s section at the next document that opens its own paragraph ("[Doc 2] …" on its first line)', () => {
+    const rows = ['| Water damage – furniture | 30,000 € | 150 € |', '| Water damage – decoration | 8,000 € | 150 € |', '| Leak detection | 1,500 € | none |'].join('\n');
+    const text = [
+      'Answer the customer from the documents only, and cite them as [Doc 1] or [Doc 2].', '',
+      '[Doc 1] Table of covers and deductibles', `| Cover | Limit | Deductible |\n|---|---|---|\n${rows}`,
+      'Furniture is paid at replacement value if it is less than 2 years old, then with a deduction of 10% a year, at most 50%.', '',
+      '[Doc 2] How to declare a claim\nClaims are declared online or by phone. Above 1,600 € of damage an expert may be sent within 10 working days. Keep the damaged goods until the expert has seen them.', '',
+      'Question: "My sofa was ruined by my neighbour\'s leak. Am I covered, and how much will I get?"',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('[Doc 1] Table of covers')) assert.ok(out.includes('| Cover |') || out.includes('Furniture is paid'), `${percent}%: a title over nothing\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
