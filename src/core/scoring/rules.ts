@@ -64,7 +64,7 @@ const META = new Phrases(
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
     "i'm no expert | is rusty | i'd do it myself | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
-    'gracias | espero que | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
+    'gracias | espero que | no se me da | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
     "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | je sais que | pour être honnête | honnêtement | " +
     'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá',
