@@ -1,4 +1,4 @@
-import { isFixedBlock, isFixedSentence, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isFixedBlock, isFixedSentence, isListItem, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -37,7 +37,8 @@ const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
 
-type Entry = { unit: Unit; kept: boolean; pinned: boolean };
+/** `input`: ranked with the final input, above the other pinned units (see rankPointedInput). */
+type Entry = { unit: Unit; kept: boolean; pinned: boolean; input?: boolean };
 
 function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
@@ -70,12 +71,13 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
   announceBlocks(doc, entries);
+  rankPointedInput(doc, entries);
   pointAtBlocks(doc, entries, strict);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
-  for (const { unit, kept, pinned } of entries) {
+  for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED + (isInput(unit) ? PINNED : 0) }) : unit);
+    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED + (input || isInput(unit) ? PINNED : 0) }) : unit);
   }
   const keep = new Set<Unit>();
   const covered = new Map<string, number>();
@@ -127,6 +129,32 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
  * fits, "First request: "I need a story on perseverance."" says more than "Act as a storyteller."
  */
 const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.sentences?.some((s) => s.input);
+
+/**
+ * The input a request points at ("Could you translate these UI strings …?" before the strings' JSON,
+ * "Pourriez-vous traduire cette clause …" before « … »): where one block of material follows the
+ * request, strict mode ranks both above the other pinned units. A prompt to translate without its text
+ * asks nothing.
+ */
+function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
+  const pointing = (s: Sentence) => !!s.request && !s.removed && POINTS_AT.test(sentenceText(s));
+  const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
+  if (at < 0) return;
+  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (b.kind === 'code' || b.kind === 'data' || b.kind === 'table' || isQuotation(b)));
+  if (material.length !== 1) return;
+  // The request and its input rank first, the request (shorter, and saying what to do) usually before.
+  for (const entry of entries) {
+    const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
+    if (request || (entry.unit.block ?? entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
+  }
+}
+
+// "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
+const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
+// A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »".
+const QUOTATION = /^[^«"“„]{0,40}[«"“„][^»"”“]{60,}[»"”“]\s*$/u;
+const isQuotation = (block: Block): boolean =>
+  block.kind === 'prose' && !isListItem(block) && block.sentences.length === 1 && QUOTATION.test(sentenceText(block.sentences[0]!));
 
 /**
  * A sentence that ends its paragraph with a colon announces the block after it ("Las tablas son estas:"

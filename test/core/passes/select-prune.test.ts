@@ -116,6 +116,29 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the input a request points at ("Could you translate these UI strings …?", "traduire cette clause") with the request', () => {
+    const strings = [
+      'Hi! Could you translate these UI strings for our running app Pacewise from English into German? My German is rusty.', '',
+      'Glossary (always use these):\n- workout → Training (never "Workout")\n- streak → Serie\n- Pacewise Plus → Pacewise Plus (do not translate)', '',
+      'Rules: use the informal "du", keep placeholders like {count} exactly as they are, and keep each string under 40 characters. Return a JSON object with the same keys.', '',
+      '```json\n{"start_cta": "Start your workout", "streak_msg": "{count}-day streak! Keep going", "greeting": "Welcome back, %1$s"}\n```', '',
+      'Thanks so much, really appreciate it!',
+    ].join('\n');
+    const clause = [
+      "Bonjour ! Pourriez-vous traduire cette clause de contrat du français vers l'anglais britannique ?", '',
+      'Glossaire imposé par le client :\n- « le Prestataire » → "the Supplier"\n- « le Client » → "the Customer"', '',
+      "Clause 7.4 : « En cas de retard de paiement, le Prestataire pourra suspendre l'exécution des prestations quinze (15) jours ouvrés après une mise en demeure restée sans effet. »", '',
+      'Merci de garder la numérotation 7.4, de ne pas ajouter de commentaire juridique et de renvoyer uniquement la traduction.', '',
+      "Merci mille fois, vous me sauvez la mise ! Je sais que c'est un peu long et que je ne suis pas très claire, mais le client attend la version anglaise pour demain matin et je n'ai vraiment pas le temps de m'en occuper moi-même. Bonne journée à vous.",
+    ].join('\n');
+    for (const [text, input] of [[strings, '"start_cta"'], [clause, 'quinze (15) jours ouvrés']] as const) {
+      for (const budget of ['70%', '60%', '50%']) {
+        const out = optimize({ text, budget, mode: 'strict' }).text;
+        if (out.trim()) assert.ok(out.includes(input), `${budget}: the text to translate is gone\n${out}`);
+      }
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
