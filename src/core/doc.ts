@@ -235,6 +235,9 @@ export function render(doc: Doc): string {
       if (lineBreaks(block.sepBefore) > lineBreaks(gap)) gap = block.sepBefore;
       continue;
     }
+    // "I need weekly revenue … from this table:" kept without the table ends as a sentence.
+    // An answer slot ("Queue:") and quoted material stay as written.
+    if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!) && !endsLocked(block)) text = text.replace(ANNOUNCING_COLON, (colon) => (colon === '：' ? '。' : '.'));
     // After a gap, the block keeps its indentation; a block that went on the line of one that went
     // ("… tools. Use the APIs to:") starts its line.
     const indent = block.sepBefore.includes('\n') ? /[ \t]*$/.exec(block.sepBefore)![0] : '';
@@ -246,6 +249,13 @@ export function render(doc: Doc): string {
 }
 
 const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
+/** Whether the block's last kept sentence ends in a protected piece (a <keep> span, a literal): never edited. */
+const endsLocked = (block: Block): boolean => {
+  const last = block.sentences.filter((s) => !s.removed).pop();
+  return !last || last.pieces.length === 0 || last.pieces[last.pieces.length - 1]!.locked;
+};
+// A colon that ends a sentence of a few words (not a label such as "Queue:" or "Input:" alone on its line).
+const ANNOUNCING_COLON = /(?<=(?:^|\n)[^\n]*\p{L}[^\n]*\s\S+\s\S+\s[^\n]*[\p{L}\p{N})\]」”"'`])[:：](?=\s*$)|(?<=[\u3040-\u9fff][^\n]{6,})：(?=\s*$)/u;
 
 /** A kept paragraph of a quotation over several, with the opening mark if it is the first kept, the closing one if the last. */
 function withQuotationMarks(block: Block, text: string, kept: readonly Block[]): string {
