@@ -205,6 +205,10 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
   for (const { unit, kept } of entries) {
     if (kept || unit.block || unit.head || unit.sentences?.length !== 1 || !unit.parent) continue;
     const text = sentenceText(unit.sentences[0]!);
+    // "Then ask: …" right after the context map that "First, respond with a context map:" showed: the
+    // next step of what the block shows, kept only with it.
+    const next = THEN.test(text) && unit.parent.sentences[0] === unit.sentences[0] && blockUnit.get(doc.blocks[index.get(unit.parent)! - 1]!);
+    if (next) unit.requires = next;
     const way = SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) ? -1 : 0;
     if (way === 0) continue;
     for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
@@ -218,6 +222,8 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
     }
   }
 }
+
+const THEN = /^[^\p{L}]*(?:then|afterwards|after that|next|dann|danach|luego|después|ensuite|puis|depois|em seguida)(?![\p{L}])/iu;
 
 // What a prompt shows as a block.
 const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|config|yaml|sql|script|component|class|stack trace|tabela|tabla|tableau|tabelle|esquema|schéma|código)';

@@ -141,6 +141,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "Then ask: …" after a block that a lead-in announced only with that block', () => {
+    const text = [
+      '# Context architect', '',
+      'You map the files a change touches before anyone edits them.', '',
+      '## When asked to make a change', '',
+      'First, respond with a context map:', '',
+      '```\n## Context map for: [task]\n### Primary files\n- path/to/file.ts — [why it changes]\n### Secondary files\n- path/to/related.ts — [relationship]\n### Tests\n- path/to/test.ts — [what it tests]\n```', '',
+      'Then ask: "Should I proceed with this plan, or should I look at any of these files first?"', '',
+      '## Guidelines', '',
+      '- Always search the codebase before assuming file locations.\n- Never make changes without showing the context map first.\n- Warn about breaking changes.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('Then ask')) assert.ok(out.includes('## Context map for'), `${percent}%: "Then ask" without the step before it\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
