@@ -106,7 +106,7 @@ function markLeadIns(blocks: Block[]): void {
     // So does a list item that is a bare title over its nested items ("- Output", then "  - Return JSON …").
     const label = (isLabel(text) && (!isListItem(block) || nested)) || (nested && isListItem(block) && isBareTitle(text));
     if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
-    if (subsections && (isListItem(block) || label)) continue;
+    if (subsections && (isListItem(block) || (label && !/[:：](?:\*\*|__)?$/.test(text)))) continue;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
     if (subsections) blocks[i]!.within = section;
   }

@@ -158,6 +158,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
+    const text = [
+      '## Step 2: Well-Architected review', '',
+      'Apply the pillars that fit the system type.', '',
+      '**For AI/Agent Systems:**', '',
+      '### Reliability (AI-Specific)\n- Model fallbacks when the primary model is down\n- Handle non-deterministic answers with retries and checks', '',
+      '### Security (Zero Trust)\n- Never trust, always verify every tool call\n- Protect model weights and prompts from exfiltration', '',
+      '### Cost Optimization\n- Right-size models per task\n- Cache embeddings and frequent answers',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (/^- /m.test(out)) assert.ok(out.includes('**For AI/Agent Systems:**'), `${percent}%: AI-only checks without their qualifier\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
