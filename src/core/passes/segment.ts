@@ -81,6 +81,13 @@ function markLeadIns(blocks: Block[]): void {
     if (block.kind === 'heading') section = block.level ?? 1;
     const next = blocks[i + 1];
     if (block.kind !== 'prose' || block.sentences.length === 0 || !next) continue;
+    // "Use when: exact search also returns bad results." under a heading says when its whole section
+    // applies: kept with whatever is kept of the section.
+    if (section > 0 && i > 0 && blocks[i - 1]!.kind === 'heading' && !isListItem(block) && block.sentences.length === 1 && APPLIES_WHEN.test(sentenceText(block.sentences[0]!))) {
+      blocks[i] = asHeading(block, block.prefix + sentenceText(block.sentences[0]!), block.sentences[0]!.tokens, LEAD_IN_LEVEL);
+      blocks[i]!.within = section;
+      continue;
+    }
     // A lead-in may also announce the sub-sections that follow it ("… follow this process:" before "### Step 1").
     const subsections = next.kind === 'heading' && (next.level ?? 1) > section && (next.level ?? 1) < SOURCE_LEVEL;
     if (!introduces(next) && !subsections) continue;
@@ -111,6 +118,9 @@ function markLeadIns(blocks: Block[]): void {
     if (subsections) blocks[i]!.within = section;
   }
 }
+
+// "Use when: …", "When to use: …", "Applies to: …", "Verwenden, wenn: …", "Usar cuando: …", "À utiliser quand : …".
+const APPLIES_WHEN = /^[^\p{L}]*(?:use (?:this |it )?(?:when|if|for)|when to use(?: it| this)?|applies (?:to|when|if)|verwenden,? wenn|anwenden,? wenn|usar cuando|úsalo cuando|à utiliser (?:quand|lorsque|si)|usar quando)[^:：\n]{0,12}[:：]/iu;
 
 /** A few words with no sentence punctuation: "Output", "Error handling", "Wave review". */
 const isBareTitle = (text: string): boolean => {

@@ -173,6 +173,24 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a section\'s "Use when: …" with whatever is kept of the section', () => {
+    const text = [
+      '# Diagnosing bad search quality', '',
+      'Before tuning, establish baselines: use exact KNN as ground truth and compare it with approximate HNSW.', '',
+      '## Approximate search worse than exact', '',
+      'Use when: exact search returns good results but HNSW approximation misses them.', '',
+      '- Increase `hnsw_ef` at query time\n- Increase `ef_construct` (200+ for high quality)\n- Increase `m` (16 default, 32 for high recall)', '',
+      '## Unoptimized search pipeline', '',
+      'Use when: exact search also returns bad results and the model choice is confirmed by the user.', '',
+      'Optimize the search according to the advanced search-strategies skill.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('Optimize the search')) assert.ok(out.includes('Use when: exact search also returns bad results'), `${percent}%: the step without its condition\n${out}`);
+      if (/`hnsw_ef`|`ef_construct`|`m`/.test(out)) assert.ok(out.includes('Use when: exact search returns good results'), `${percent}%: tuning without its condition\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
