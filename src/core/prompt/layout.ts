@@ -12,7 +12,7 @@ export interface PromptRange extends Range {
 }
 
 // Tag sections that hold a few-shot example, and those that hold the prompt's final input.
-const EXAMPLE_TAG = /^(?:example|sample|shot)[_-]?\d*$/;
+const EXAMPLE_TAG = /^(?:example|sample|shot|beispiel|ejemplo|exemple|exemplo|esempio)[_-]?\d*$/;
 const FINAL_TAG = /^(?:question|query|input|request|ask|task|ticket|email|message|document|text|problem|user[_-]?(?:input|query|request|question|message))$/;
 
 /**

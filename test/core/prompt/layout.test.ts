@@ -39,6 +39,10 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape('User: Hi\nAssistant: Hello!\nUser: Bye\nAssistant: See you.'), ['example: User: Hi\nAssistant: Hello!', 'example: User: Bye\nAssistant: See you.']);
     assert.deepEqual(shape('Example 1: 2+2 → 4\nExample 2: 3+3 → 6\n\nNow solve 4+4.'), ['example: Example 1: 2+2 → 4', 'example: Example 2: 3+3 → 6', 'prose: Now solve 4+4.']);
     assert.deepEqual(shape('<example>\nQ: 7?\nA: prime\n</example>'), ['markup<example>: <example>', 'example: Q: 7?\nA: prime', 'markup</example>: </example>']);
+    // The tag in the prompt's language: <exemplo>, <ejemplo>, <beispiel>, <exemple>.
+    assert.deepEqual(shape('<exemplo>\nAssunto: Chegou o café ☕\nCorpo: Oi, {{primeiro_nome}}! Depois de meses...\n</exemplo>'), [
+      'markup<exemplo>: <exemplo>', 'example: Assunto: Chegou o café ☕\nCorpo: Oi, {{primeiro_nome}}! Depois de meses...', 'markup</exemplo>: </exemplo>',
+    ]);
     // An answer over two paragraphs stays with its question; a code block inside an example joins it.
     assert.deepEqual(shape('Q: Show code.\nA: Here:\n\n```js\nx()\n```\n\nQ: Next?\nA: Done.'), ['example: Q: Show code.\nA: Here:\n\n```js\nx()\n```', 'example: Q: Next?\nA: Done.']);
   });
