@@ -237,7 +237,7 @@ export function render(doc: Doc): string {
     }
     // "I need weekly revenue … from this table:" kept without the table ends as a sentence.
     // An answer slot ("Queue:") and quoted material stay as written.
-    if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!) && !endsLocked(block)) text = text.replace(ANNOUNCING_COLON, (colon) => (colon === '：' ? '。' : '.'));
+    if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!) && !endsLocked(block)) text = closeAnnouncement(text);
     // After a gap, the block keeps its indentation; a block that went on the line of one that went
     // ("… tools. Use the APIs to:") starts its line.
     const indent = block.sepBefore.includes('\n') ? /[ \t]*$/.exec(block.sepBefore)![0] : '';
@@ -254,8 +254,19 @@ const endsLocked = (block: Block): boolean => {
   const last = block.sentences.filter((s) => !s.removed).pop();
   return !last || last.pieces.length === 0 || last.pieces[last.pieces.length - 1]!.locked;
 };
-// A colon that ends a sentence of a few words (not a label such as "Queue:" or "Input:" alone on its line).
-const ANNOUNCING_COLON = /(?<=(?:^|\n)[^\n]*\p{L}[^\n]*\s\S+\s\S+\s[^\n]*[\p{L}\p{N})\]」”"'`])[:：](?=\s*$)|(?<=[\u3040-\u9fff][^\n]{6,})：(?=\s*$)/u;
+/**
+ * "… from this table in BigQuery:" with nothing after it ends on a period. Only a sentence of a few words
+ * does: a label alone on its line ("Queue:", "Input:") is an answer slot.
+ */
+function closeAnnouncement(text: string): string {
+  const end = text.trimEnd().length;
+  const colon = text[end - 1];
+  if (colon !== ':' && colon !== '：') return text;
+  const line = text.slice(text.lastIndexOf('\n', end - 1) + 1, end - 1);
+  const wide = colon === '：' && /[\u3040-\u9fff]/.test(line);
+  if (!/[\p{L}\p{N})\]」”"'`]$/u.test(line) || (wide ? line.length < 6 : line.trim().split(/\s+/).length < 4)) return text;
+  return text.slice(0, end - 1) + (colon === '：' ? '。' : '.') + text.slice(end);
+}
 
 /** A kept paragraph of a quotation over several, with the opening mark if it is the first kept, the closing one if the last. */
 function withQuotationMarks(block: Block, text: string, kept: readonly Block[]): string {
