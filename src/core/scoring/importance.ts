@@ -1,4 +1,5 @@
 import { isListItem, sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
+import { LEAD_IN_LEVEL } from '../passes/structure';
 import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
@@ -44,8 +45,13 @@ const PARAGRAPH_LEAD = 0.2;
  */
 export function rankSentences(doc: Doc): RankedSentence[] {
   const ranked: RankedSentence[] = [];
+  // The instructions of a section titled as the task ("## Your task", "## Aufgabe") state it.
+  const inTask = new Set<Sentence>();
+  let taskSection = false;
   for (const block of doc.blocks) {
+    if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) taskSection = TASK_TITLE.test(block.body.trim());
     if (block.removed || block.kind !== 'prose') continue;
+    if (taskSection && !block.verbatim) for (const s of block.sentences) inTask.add(s);
     const listed = isListItem(block);
     block.sentences.forEach((sentence, i) => {
       if (sentence.removed) return;
@@ -90,19 +96,22 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
       const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence) : narrative ? 0 : specificity(texts[i]!, r.sentence);
-      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
+      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
-      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
+      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
     }
     r.sentence.score = r.score;
   });
   return ranked;
 }
+
+// "## Your task", "## Task", "## Goal", "## Aufgabe", "## Tarea", "## Tâche", "## 任务".
+const TASK_TITLE = /^(?:#{1,6}\s*)?(?:\*\*)?(?:your\s+|the\s+)?(?:task|job|goal|objective|assignment|aufgabe|deine aufgabe|ihre aufgabe|tarea|tu tarea|tâche|votre tâche|ta tâche|tarefa|sua tarefa|任务|你的任务|タスク)(?![\p{L}])/iu;
 
 /** What the prompt is about, named ("This is the monorepo for Harborlight, …"), ranks with its task. */
 const SUBJECT_STATEMENT = 0.3;

@@ -79,6 +79,19 @@ describe('core/scoring/importance: what the prompt is about', () => {
   });
 });
 
+describe('core/scoring/importance: a section titled as the task', () => {
+  it('ranks the instructions under "## Your task" as the task statement, above the same kind of rule elsewhere', () => {
+    const text =
+      'You help the finance team with supplier invoices.\n\n## Your task\n\nYou will receive the OCR text of one invoice below. ' +
+      'Extract the fields in the schema and return them as one JSON object.\n\n## Notes\n\nExtract the totals in the currency the invoice shows and return them as numbers.';
+    for (const task of ['', 'Extract invoice fields into JSON.']) {
+      const ranked = rankSentences(segment(text, task, tokenizerFor('o200k_base')));
+      const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+      assert.ok(score('Extract the fields') - score('Extract the totals') > 0.2, `task ${JSON.stringify(task)}: ${score('Extract the fields')} vs ${score('Extract the totals')}`);
+    }
+  });
+});
+
 describe('core/scoring/importance with a task', () => {
   it("values a prompt's facts (amounts, dates) whatever the task's words, not only its rules", () => {
     const text =
