@@ -93,6 +93,7 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   };
   let exact: { text: string; tokens: number } | null = null;
   let checked = false;
+  let checkedWords = false;
   let beforeLoss = -1;
   // The document before the first loss: a tighter run starts again from it (see below).
   let lossless: Mark | null = null;
@@ -102,8 +103,10 @@ function compress(original: CountedText, task: string, context: PassContext): { 
       if (beforeLoss < 0) beforeLoss = estimate;
       if (estimate <= budget) continue;
       // The estimate errs high where units join, by at most a token a unit: when it is that close to the
-      // budget, count once before the first loss, which may not be needed.
-      if (!checked && (checked = true) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
+      // budget, count once before the first loss, which may not be needed, and once before words are cut
+      // from what selection kept (articles would go for an estimate).
+      const wordPass = WORD_PASSES.includes(pass);
+      if ((wordPass ? !checkedWords && (checkedWords = true) : !checked && (checked = true)) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
       lossless ??= mark();
     }

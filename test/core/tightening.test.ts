@@ -122,3 +122,18 @@ describe('core/pipeline: a few tokens over after selection', () => {
     );
   });
 });
+
+describe('core/pipeline: an estimate over the budget after selection', () => {
+  it('cuts no article from what selection kept when the exact count fits', () => {
+    const checks = ['unit', 'lint', 'type', 'e2e', 'smoke', 'load'];
+    const packages = ['api', 'web', 'worker', 'cli'];
+    const rules = Array.from({ length: 24 }, (_, i) => `- Always run the ${checks[i % 6]} check on the ${packages[i % 4]} package before you open the pull request number ${i + 1}.`);
+    const text = ['# Rules', '', 'You maintain the monorepo of the shop.', '', ...rules.flatMap((rule, i) => (i % 3 === 2 ? [rule, ''] : [rule]))].join('\n');
+    for (const budget of ['60%', '50%', '40%', '30%']) {
+      const r = optimize({ text, budget, mode: 'strict' });
+      assert.ok(r.optimizedTokens <= r.budgetTokens);
+      const edited = r.text.split('\n').filter((line) => line.trim() && !text.includes(line));
+      assert.deepEqual(edited, [], `${budget}: lines reworded although what was kept fits as written`);
+    }
+  });
+});
