@@ -72,6 +72,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   announceBlocks(doc, entries);
   rankPointedInput(doc, entries);
+  rankNamedTable(doc, entries, budget);
   pointAtBlocks(doc, entries, strict);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
@@ -148,6 +149,20 @@ function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
     if (request || (entry.unit.block ?? entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
   }
 }
+
+/**
+ * A prompt's one table that its text names ("Use the numbers from the table only", "die 2 Punkte aus der
+ * Tabelle") is the data it asks about: strict mode ranks it with the pinned units while it takes at most
+ * half of the budget (a larger one would leave no room for what to do with it).
+ */
+function rankNamedTable(doc: Doc, entries: readonly Entry[], budget: number): void {
+  const tables = doc.blocks.filter((b) => !b.removed && b.kind === 'table');
+  if (tables.length !== 1) return;
+  const named = doc.blocks.some((b) => b.kind === 'prose' && !b.verbatim && b.sentences.some((s) => !s.removed && TABLE_WORD.test(sentenceText(s))));
+  if (!named) return;
+  for (const entry of entries) if (entry.unit.block === tables[0] && entry.unit.cost <= budget / 2) entry.pinned = true;
+}
+const TABLE_WORD = /(?<![\p{L}])(?:table|tabelle|vergleichstabelle|tabla|tableau|tabela)(?![\p{L}])|表格|预算表|の表|表を/iu;
 
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;

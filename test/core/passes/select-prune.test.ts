@@ -191,6 +191,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the one table the prompt names ("Use the numbers from the table only") while it takes at most half of the budget', () => {
+    const rows = ['| DACH | Web | 1,402 | 1,380 |', '| Nordics | Web shop | 377 | 450 |', '| France | Retail | 990 | 1,150 |'].join('\n');
+    const text = [
+      "Hi! I'm putting together the quarterly review deck and I'd love some help with the commentary for the sales slide. I'm not a numbers person at all, so please bear with me.", '',
+      "I triple-checked that I copied it right, but you never know with me. Honestly I hope this is enough context, I'm sorry it's a bit of a mess, and thanks so much in advance for looking at it, it really means a lot.", '',
+      `| Region | Channel | Q2 2024 | Plan |\n|---|---|---:|---:|\n${rows}`, '',
+      '- The Nordics web shop moved to a new platform in May, with two weeks of checkout problems.',
+      '- One French retail partner closed 6 of its 28 stores in the quarter.',
+      '- Prices went up 3% across all channels on 1 April.', '',
+      'Write a commentary of at most 120 words in British English. Use the numbers from the table only, and do not recommend actions.',
+    ].join('\n');
+    for (const budget of ['70%', '65%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('| Nordics | Web shop | 377 | 450 |') && out.includes('Use the numbers from the table only'), `${budget}: the table the prompt asks about is gone\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
