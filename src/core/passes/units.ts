@@ -222,7 +222,7 @@ const MAX_LEANING_WORDS = 10;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
-const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
+const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

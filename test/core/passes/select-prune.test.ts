@@ -208,6 +208,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "However, …" only with the sentence it contrasts with', () => {
+    const text = [
+      '# React 19 audit', '',
+      'You audit a React 18 codebase before the upgrade and never edit files.', '',
+      '## Refs', '',
+      'React 19 lets function components take a ref directly as a prop in the same way as any other prop they receive from their parent. However, never flag `forwardRef` in `src/legacy/` as an error: it remains supported.', '',
+      '## Report', '',
+      '- List every file that calls `ReactDOM.render`.\n- List every `defaultProps` on a function component.\n- Count the string refs.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('However')) assert.ok(out.includes('as a prop'), `${percent}%: "However" contrasts with nothing\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
