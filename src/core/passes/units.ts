@@ -50,6 +50,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // The last unit of the paragraph before, while no heading stands between: "Then mention it in your
   // summary." after a code block leans on the sentence that introduced the block.
   let carried: Unit | undefined;
+  let lastItem: { indent: number; unit: Unit; end: number } | undefined;
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
@@ -65,9 +66,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     const kept = group.flatMap((block) => block.sentences.filter((s) => !s.removed));
     if (kept.length === 0) continue;
     const listItem = isListItem(group[0]!);
-    const carriedIn = listItem ? undefined : carried;
-    carried = undefined;
     const indent = indentOf(group[0]!.prefix);
+    // A list item leans on the item just before it at its depth ("- Is the code testable?", then "- Does
+    // it follow team conventions?"), other text on the paragraph before.
+    const carriedIn = listItem ? (lastItem && lastItem.indent === indent && lastItem.end === at - 1 ? lastItem.unit : undefined) : carried;
+    carried = undefined;
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
     const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
@@ -88,7 +91,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       // Worth its best sentence, and a little of each other one: a set says more than one item.
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head: parent });
+      const opening = sentenceText(kept[0]!);
+      const leansOn = carriedIn && leaning && (leansOnPrevious(opening) || pointsBack(opening, carriedIn)) ? carriedIn : parent;
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head: leansOn });
     } else {
       let previous: Unit | undefined;
       let titled: Unit | undefined;
@@ -137,6 +142,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     }
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
     else if (units.length > first) carried = units[units.length - 1];
+    lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end: position.get(group[group.length - 1]!)! } : undefined;
   }
   return units;
 }
@@ -220,9 +226,9 @@ const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them|they|their)(?![\p{L}])/iu;
 const MAX_LEANING_WORDS = 10;
 
-// Openers that lean on the sentence before ("Then …", "It is cleared …", "These files …"): kept only with
+// Openers that lean on the sentence before ("Then …", "It is cleared …", "Does it …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
-const CONTINUES = /^[^\p{L}]*(?:(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
+const CONTINUES = /^[^\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

@@ -223,6 +223,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a list item that leans on the item before it ("- Does it follow team conventions?") only with that item', () => {
+    const text = [
+      '# DevOps reviewer', '',
+      'You review infrastructure changes for the platform team and never approve a change without a rollback plan.', '',
+      '**Questions to ask**:', '',
+      '- Is the deployment script for the payments service testable in staging?',
+      '- Does it follow the team conventions for Terraform modules and naming?',
+      '- Never approve secrets in plain text in `terraform.tfvars` or in CI variables.',
+      '- Check that every alert links a runbook in `docs/runbooks/`.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('Does it follow')) assert.ok(out.includes('Is the deployment script'), `${percent}%: "it" points at nothing\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +
