@@ -4,6 +4,7 @@ import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from 
 import { pairTags } from '../prompt/tags';
 import { isSaidToReader } from './rewrite';
 import { isInstruction } from '../scoring/structure';
+import { isMeta } from '../scoring/rules';
 import { findProtectedSpans, withUnsplit } from '../text/inline';
 import { isEnglish } from '../text/language';
 import { sentenceEnds } from '../text/sentences';
@@ -113,6 +114,9 @@ function markLeadIns(blocks: Block[]): void {
     // So does a list item that is a bare title over its nested items ("- Output", then "  - Return JSON …").
     const label = (isLabel(text) && (!isListItem(block) || nested)) || (nested && isListItem(block) && isBareTitle(text));
     if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
+    // "Please read these carefully — I know it's a lot of rules, but …:" talks to the reader: the list
+    // stands without it, and it goes like any other aside.
+    if (isMeta(text)) continue;
     if (subsections && (isListItem(block) || (label && !/[:：](?:\*\*|__)?$/.test(text)))) continue;
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
     if (subsections) blocks[i]!.within = section;

@@ -61,6 +61,7 @@ const CONSTRAINT = new Phrases(
 const META = new Phrases(
   "thanks | thank you | i hope | hope this | hope that | let me know | sorry | apologise | apologize | bear with me | i guess | " +
     "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
+    "i know it's | i know it’s | i know it is | i know that's | i know that’s | i know this is | " +
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
     "i'm no expert | is rusty | i'd do it myself | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +

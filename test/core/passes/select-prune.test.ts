@@ -239,6 +239,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads a lead-in that talks to the reader ("I know it\'s a lot of rules, but …:") as an aside, not as the title of its list', () => {
+    const text = [
+      '## Output rules', '',
+      "Please read these carefully — I know it's a lot of rules, but each one of them has broken the pipeline at least once:", '',
+      '1. Return only the JSON object, with no explanation before or after it.',
+      '2. Dates must be in ISO 8601 format (YYYY-MM-DD).',
+      '3. Amounts are JSON numbers with two decimals, without currency symbols.',
+      '4. If a field is not on the invoice, use null — never guess.',
+    ].join('\n');
+    for (let percent = 50; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(!out.includes("I know it's a lot"), `${percent}%: the aside was kept as the list's title\n${out}`);
+      assert.ok(/^\d\. /m.test(out), `${percent}%: no rule kept\n${out}`);
+    }
+  });
+
   it('never keeps a greeting for the deictic sentence after it ("Hey, welcome! This file is for …")', () => {
     const text =
       'Hey, welcome! This file is for any AI coding agent (Codex, Claude, Copilot) working in this repo.\n\n' +

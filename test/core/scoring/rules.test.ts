@@ -10,6 +10,7 @@ describe('core/scoring/rules', () => {
     "I hope that's enough to go on.", 'Thanks so much, I really appreciate it!', 'Merci !', "Merci d'avance pour votre aide.", 'Hi there!',
     "I'd do it myself but my German is rusty.", "I'm terrible at writing these.", 'Das ist wie gesagt echt wichtig.', '说实话我对数据库锁这块不是很熟。',
     'A ver si me puedes echar una mano, que no se me da nada bien escribir correos formales.',
+    "I know it's a lot of rules, but each one of them has broken the pipeline at least once.",
     // The writer showing the prompt to its reader.
     'This is the prompt file we use whenever someone needs a new endpoint in the orders service.',
     'Alors voilà, je vous mets ci-dessous le prompt complet de notre assistant pour les clients, avec les documents récupérés et la question.',
