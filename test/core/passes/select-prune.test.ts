@@ -12,6 +12,14 @@ const FACTS =
   'The roof was rebuilt after a storm in 1987. Guided tours start every hour at the main entrance. ' +
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
+/** At every strict budget from `from`% to 95%, `dependent` is kept only with `head` (what it says nothing without). */
+function keptOnlyWith(text: string, dependent: string | RegExp, head: string, why: string, from = 20): void {
+  for (let percent = from; percent <= 95; percent += 5) {
+    const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+    if (typeof dependent === 'string' ? out.includes(dependent) : dependent.test(out)) assert.ok(out.includes(head), `${percent}%: ${why}\n${out}`);
+  }
+}
+
 describe('core/passes/select', () => {
   it('keeps a clause title in capitals only with its clause text', () => {
     const text = [
@@ -152,10 +160,7 @@ describe('core/passes/select', () => {
       '## Guidelines', '',
       '- Always search the codebase before assuming file locations.\n- Never make changes without showing the context map first.\n- Warn about breaking changes.',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (out.includes('Then ask')) assert.ok(out.includes('## Context map for'), `${percent}%: "Then ask" without the step before it\n${out}`);
-    }
+    keptOnlyWith(text, 'Then ask', '## Context map for', '"Then ask" without the step before it');
   });
 
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
@@ -167,10 +172,7 @@ describe('core/passes/select', () => {
       '### Security (Zero Trust)\n- Never trust, always verify every tool call\n- Protect model weights and prompts from exfiltration', '',
       '### Cost Optimization\n- Right-size models per task\n- Cache embeddings and frequent answers',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (/^- /m.test(out)) assert.ok(out.includes('**For AI/Agent Systems:**'), `${percent}%: AI-only checks without their qualifier\n${out}`);
-    }
+    keptOnlyWith(text, /^- /m, '**For AI/Agent Systems:**', 'AI-only checks without their qualifier');
   });
 
   it('keeps a section\'s "Use when: …" with whatever is kept of the section', () => {
@@ -184,11 +186,8 @@ describe('core/passes/select', () => {
       'Use when: exact search also returns bad results and the model choice is confirmed by the user.', '',
       'Optimize the search according to the advanced search-strategies skill.',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (out.includes('Optimize the search')) assert.ok(out.includes('Use when: exact search also returns bad results'), `${percent}%: the step without its condition\n${out}`);
-      if (/`hnsw_ef`|`ef_construct`|`m`/.test(out)) assert.ok(out.includes('Use when: exact search returns good results'), `${percent}%: tuning without its condition\n${out}`);
-    }
+    keptOnlyWith(text, 'Optimize the search', 'Use when: exact search also returns bad results', 'the step without its condition');
+    keptOnlyWith(text, /`hnsw_ef`|`ef_construct`|`m`/, 'Use when: exact search returns good results', 'tuning without its condition');
   });
 
   it('keeps the one table the prompt names ("Use the numbers from the table only") while it takes at most half of the budget', () => {
@@ -217,10 +216,7 @@ describe('core/passes/select', () => {
       '## Report', '',
       '- List every file that calls `ReactDOM.render`.\n- List every `defaultProps` on a function component.\n- Count the string refs.',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (out.includes('However')) assert.ok(out.includes('as a prop'), `${percent}%: "However" contrasts with nothing\n${out}`);
-    }
+    keptOnlyWith(text, 'However', 'as a prop', '"However" contrasts with nothing');
   });
 
   it('keeps a list item that leans on the item before it ("- Does it follow team conventions?") only with that item', () => {
@@ -233,10 +229,7 @@ describe('core/passes/select', () => {
       '- Never approve secrets in plain text in `terraform.tfvars` or in CI variables.',
       '- Check that every alert links a runbook in `docs/runbooks/`.',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (out.includes('Does it follow')) assert.ok(out.includes('Is the deployment script'), `${percent}%: "it" points at nothing\n${out}`);
-    }
+    keptOnlyWith(text, 'Does it follow', 'Is the deployment script', '"it" points at nothing');
   });
 
   it('reads a lead-in that talks to the reader ("I know it\'s a lot of rules, but …:") as an aside, not as the title of its list', () => {
