@@ -99,6 +99,9 @@ export interface Doc {
   readonly notes: { protectedDropped: boolean };
 }
 
+/** Code, data or a table: material the prompt shows, kept or dropped whole. */
+export const isMaterial = (block: Block): boolean => block.kind === 'code' || block.kind === 'data' || block.kind === 'table';
+
 /** Headings and markup lines: structure, kept while the content they frame is kept. */
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
@@ -237,7 +240,7 @@ export function render(doc: Doc): string {
     }
     // "I need weekly revenue … from this table:" kept without the table ends as a sentence.
     // An answer slot ("Queue:") and quoted material stay as written.
-    if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!) && !endsLocked(block)) text = closeAnnouncement(text);
+    if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!)) text = closeAnnouncement(text, block);
     // After a gap, the block keeps its indentation; a block that went on the line of one that went
     // ("… tools. Use the APIs to:") starts its line.
     const indent = block.sepBefore.includes('\n') ? /[ \t]*$/.exec(block.sepBefore)![0] : '';
@@ -258,10 +261,10 @@ const endsLocked = (block: Block): boolean => {
  * "… from this table in BigQuery:" with nothing after it ends on a period. Only a sentence of a few words
  * does: a label alone on its line ("Queue:", "Input:") is an answer slot.
  */
-function closeAnnouncement(text: string): string {
+function closeAnnouncement(text: string, block: Block): string {
   const end = text.trimEnd().length;
   const colon = text[end - 1];
-  if (colon !== ':' && colon !== '：') return text;
+  if ((colon !== ':' && colon !== '：') || endsLocked(block)) return text;
   const line = text.slice(text.lastIndexOf('\n', end - 1) + 1, end - 1);
   const wide = colon === '：' && /[\u3040-\u9fff]/.test(line);
   if (!/[\p{L}\p{N})\]」”"'`]$/u.test(line) || (wide ? line.length < 6 : line.trim().split(/\s+/).length < 4)) return text;

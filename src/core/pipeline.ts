@@ -92,8 +92,8 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     latest = null;
   };
   let exact: { text: string; tokens: number } | null = null;
-  let checked = false;
-  let checkedWords = false;
+  // Counted once before the first loss and once before the first word edit (see below).
+  const checked = new Set<'units' | 'words'>();
   let beforeLoss = -1;
   // The document before the first loss: a tighter run starts again from it (see below).
   let lossless: Mark | null = null;
@@ -105,8 +105,8 @@ function compress(original: CountedText, task: string, context: PassContext): { 
       // The estimate errs high where units join, by at most a token a unit: when it is that close to the
       // budget, count once before the first loss, which may not be needed, and once before words are cut
       // from what selection kept (articles would go for an estimate).
-      const wordPass = WORD_PASSES.includes(pass);
-      if ((wordPass ? !checkedWords && (checkedWords = true) : !checked && (checked = true)) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
+      const phase = WORD_PASSES.includes(pass) ? 'words' : 'units';
+      if (!checked.has(phase) && checked.add(phase) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
       lossless ??= mark();
     }

@@ -1,4 +1,4 @@
-import { indentOf, isListItem, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { indentOf, isListItem, isMaterial, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
@@ -140,7 +140,7 @@ const isBareTitle = (text: string): boolean => {
 function pinMaterial(blocks: Block[], said: (sentence: Sentence) => boolean): boolean {
   const end = closingEnd(blocks, said);
   const material = blocks[end];
-  if (!material || (material.kind !== 'code' && material.kind !== 'data' && material.kind !== 'table')) return false;
+  if (!material || !isMaterial(material)) return false;
   const before = blocks[end - 1];
   const lastSentence = before?.sentences[before.sentences.length - 1];
   const announced = before && (before.level === LEAD_IN_LEVEL || (before.kind === 'prose' && lastSentence !== undefined && /[:：]\s*$/.test(sentenceText(lastSentence))));

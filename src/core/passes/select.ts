@@ -1,4 +1,4 @@
-import { isFixedBlock, isFixedSentence, isListItem, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -141,7 +141,7 @@ function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
   const pointing = (s: Sentence) => !!s.request && !s.removed && POINTS_AT.test(sentenceText(s));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
-  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (b.kind === 'code' || b.kind === 'data' || b.kind === 'table' || isQuotation(b)));
+  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (isMaterial(b) || isQuotation(b)));
   if (material.length !== 1) return;
   // The request and its input rank first, the request (shorter, and saying what to do) usually before.
   for (const entry of entries) {

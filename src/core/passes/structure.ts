@@ -1,4 +1,4 @@
-import { indentOf, isListItem, isStructural, LIST_MARKER, sentenceText, type Block, type Doc } from '../doc';
+import { indentOf, isListItem, isMaterial, isStructural, LIST_MARKER, sentenceText, type Block, type Doc } from '../doc';
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
@@ -10,7 +10,7 @@ export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)
 
 /** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>
-  block.kind === 'example' || block.kind === 'code' || block.kind === 'data' || block.kind === 'table' || (block.kind === 'prose' && isListItem(block));
+  block.kind === 'example' || isMaterial(block) || (block.kind === 'prose' && isListItem(block));
 
 /** Pinned content (the final question after the documents) belongs to no document. */
 const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));

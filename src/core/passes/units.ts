@@ -92,8 +92,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
       const opening = sentenceText(kept[0]!);
-      const leansOn = carriedIn && leaning && (leansOnPrevious(opening) || pointsBack(opening, carriedIn)) ? carriedIn : parent;
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head: leansOn });
+      const head = carriedIn && leaning && leansOn(opening, carriedIn) ? carriedIn : parent;
+      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head });
     } else {
       let previous: Unit | undefined;
       let titled: Unit | undefined;
@@ -109,10 +109,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
         // match."' is the user's, not the sentence before's.
-        // Nothing leans on a greeting or thanks: "This file is for any agent" after "Hey, welcome!" is deictic.
-        const before = sentence.input ? undefined : unlessSaid(previous ?? leanOn);
+        // Nothing leans on a greeting: "This file is for any agent" after "Hey, welcome!" is deictic.
+        const before = sentence.input ? undefined : unlessGreeting(previous ?? leanOn);
         leanOn = undefined;
-        if (before && (REFERS_BACK.test(text) || (leaning && (leansOnPrevious(text) || pointsBack(text, before))))) whole.head = before;
+        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)))) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -183,7 +183,10 @@ const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', '
 // "Don't just say "this should work" — actually run them.": a short sentence's object is the last one's.
 const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 
-const unlessSaid = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s))) ? undefined : unit);
+const unlessGreeting = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s))) ? undefined : unit);
+
+/** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
+const leansOn = (text: string, before: Unit): boolean => leansOnPrevious(text) || pointsBack(text, before);
 
 /** Whether the sentence after `sentence` goes on with the same speaker's line. */
 function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {

@@ -86,6 +86,8 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   ranked.forEach((r, i) => {
     // What the prompt tells the model to do is worth as much whatever the task.
     const instruction = instructs(r) ? INSTRUCTION : 0;
+    // What the prompt asks and what it is about.
+    const stated = (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
     const structure =
       (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
@@ -96,14 +98,14 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
       const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence) : narrative ? 0 : specificity(texts[i]!, r.sentence);
-      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
+      const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated;
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
-      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
+      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated;
     }
     r.sentence.score = r.score;
   });
