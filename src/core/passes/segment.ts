@@ -16,11 +16,13 @@ import type { CountedText, Tokenizer } from '../tokenizer';
  * protected inline spans are locked pieces — and pin the final request and the role statement.
  * Lossless: rendering the result gives back the input, except that <keep> markers are dropped.
  */
-export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text)): Doc {
+export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text), openOver = Infinity): Doc {
   const english = isEnglish(text);
   const blocks: Block[] = [];
   let previousEnd = 0;
-  for (const range of promptRanges(text)) {
+  // A ```markdown template larger than the whole budget could only be dropped whole: it is read as Markdown.
+  const opens = openOver < Infinity ? (start: number, end: number) => counted.countSlice(start, end) > openOver : undefined;
+  for (const range of promptRanges(text, opens)) {
     const sepBefore = text.slice(previousEnd, range.start);
     previousEnd = range.end;
     if (range.kind === 'prose') {

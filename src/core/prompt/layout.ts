@@ -1,4 +1,4 @@
-import { scanBlocks, type Range } from '../text/blocks';
+import { MARKDOWN_FENCE, scanBlocks, type FenceOpener, type Range } from '../text/blocks';
 import { findExamples, isExampleLabel, type LineItem, type Span } from './examples';
 import { frontMatterEnd } from './frontmatter';
 import { edgeTags, pairTags, tagOf, type TagInfo } from './tags';
@@ -20,16 +20,16 @@ const FINAL_TAG = /^(?:question|query|input|request|ask|task|ticket|email|messag
  * line split off as tag ranges of their own), few-shot examples as single `example` ranges, and the
  * final input marked `pinned`. Ranges are in order and never overlap.
  */
-export function promptRanges(text: string): PromptRange[] {
+export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
   const bodyStart = frontMatterEnd(text);
   let ranges: PromptRange[] = bodyStart > 0 ? [{ kind: 'frontmatter', start: 0, contentStart: 0, end: bodyStart }] : [];
   const body = bodyStart > 0 ? text.slice(bodyStart) : text;
-  for (const range of scanBlocks(body)) {
+  for (const range of scanBlocks(body, opens && ((start, end) => opens(start + bodyStart, end + bodyStart)))) {
     const shifted = { ...range, start: range.start + bodyStart, contentStart: range.contentStart + bodyStart, end: range.end + bodyStart };
     splitEdgeTags(shifted, text, ranges);
   }
   for (const range of ranges) {
-    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? undefined;
+    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end));
     // "User: Hi\nAssistant: Hello" reads as YAML to the block scan: a dialogue of labels is prose.
     if (range.kind === 'data' && isLabelled(text.slice(range.start, range.end))) (range.kind = 'prose'), (range.contentStart = range.start);
   }
@@ -177,4 +177,10 @@ function trimmedPart(range: PromptRange, from: number, to: number, text: string)
   const end = trimEnd(text, Math.max(start, from === range.start ? range.contentStart : start), to);
   if (end <= start || end <= (from === range.start ? range.contentStart : start)) return null;
   return { ...range, start, contentStart: from === range.start ? range.contentStart : start, end };
+}
+
+/** The fence lines of an opened Markdown template pair like tags ("```markdown" … "```"). */
+function fenceTag(line: string): TagInfo | undefined {
+  if (MARKDOWN_FENCE.test(line)) return { name: '```', closing: false };
+  return /^[ \t]*(?:`{3,}|~{3,})[ \t]*$/.test(line) ? { name: '```', closing: true } : undefined;
 }

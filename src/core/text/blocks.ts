@@ -32,9 +32,18 @@ export interface Range {
   end: number;
 }
 
-export function* scanBlocks(text: string): Generator<Range> {
-  yield* new Scanner(text).scan();
+/**
+ * `opens(start, end)`: whether a closed ```markdown fence over those offsets is read as Markdown inside
+ * its two fence lines instead of as one code block (a template too long to keep whole, see segment).
+ */
+export type FenceOpener = (start: number, end: number) => boolean;
+
+export function* scanBlocks(text: string, opens?: FenceOpener): Generator<Range> {
+  yield* new Scanner(text, opens).scan();
 }
+
+/** A fence line that opens Markdown: "```markdown", "~~~md". */
+export const MARKDOWN_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*(?:markdown|md)[ \t]*$/i;
 
 const BLANK = /^\s*$/;
 const TAG_LINE = /^\s*<\/?[A-Za-z][\w-]*(\s[^<>]*)?>\s*$/;
@@ -93,7 +102,7 @@ class Scanner {
   /** First line not yet inside a range. */
   private next = 0;
 
-  constructor(private readonly text: string) {
+  constructor(private readonly text: string, private readonly opens?: FenceOpener) {
     if (text.includes('\r')) {
       // markdown-it splits lines at \n only: it reads a copy with \n breaks (same lines, same line
       // contents), and the offsets of the ranges come from the original text.
@@ -272,7 +281,15 @@ class Scanner {
   }
 
   private fence(i: number, end: number, to: number): number {
-    if (end < to || this.closesFence(i, end - 1)) return this.emit('code', i, end);
+    if (end < to || this.closesFence(i, end - 1)) {
+      if (end - i > 2 && this.opens && MARKDOWN_FENCE.test(this.line(i)) && this.opens(this.starts[i]!, this.ends[end - 1]!)) {
+        // A template in Markdown, read as the prompt text it is: its fence lines frame it like a tag pair.
+        this.emit('markup', i, i + 1);
+        this.run(i + 1, end - 1);
+        return this.emit('markup', end - 1, end);
+      }
+      return this.emit('code', i, end);
+    }
     // Unclosed: a prompt is not a document. Protect up to a blank line after which the text does not
     // look like code any more, and parse the rest.
     for (let k = i + 1; k < end; k++) {

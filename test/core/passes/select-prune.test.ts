@@ -593,6 +593,36 @@ describe('core/passes/select', () => {
     assert.ok(!out.includes('```'), out);
     assert.equal(doc.notes.protectedDropped, true);
   });
+
+  it('reads a ```markdown template larger than a strict budget as the rules it holds, inside its fence lines', () => {
+    const rules = ['Never use language features beyond the detected version.', 'Always match the naming conventions of the files around the change.', 'Prefer the newer file when two files disagree on a pattern.', 'Keep every test in the folder the existing tests use.', 'Only add a dependency that the project already lists.', 'Never log secrets, tokens or personal data.', 'Always run the linter before you say a change is done.', 'Never edit generated files by hand.'];
+    const template = ['```markdown', '# Copilot Instructions', '', '## Rules', '', ...rules.map((rule) => `- ${rule}`), '```'].join('\n');
+    const text = `Generate a copilot-instructions.md file for this repository from the template below.\n\n${template}\n\nScan the codebase before you write anything.`;
+    const strict = optimize({ text, budget: '50%', mode: 'strict' });
+    assert.ok(strict.optimizedTokens <= strict.budgetTokens, strict.text);
+    // Before, the template went whole (it alone is over the budget) and half the budget stayed empty.
+    assert.ok(strict.optimizedTokens > strict.budgetTokens * 0.7, strict.text);
+    const kept = rules.filter((rule) => strict.text.includes(rule));
+    assert.ok(kept.length >= 2 && kept.length < rules.length, strict.text);
+    assert.ok(strict.text.includes('```markdown\n') && /\n```(?:\n|$)/.test(strict.text), `fence lines kept as a pair:\n${strict.text}`);
+    // A template that fits the budget is one block, kept or dropped whole; relaxed mode keeps it whole at any budget.
+    const templateTokens = optimize({ text: template, budget: '100%' }).optimizedTokens;
+    for (let percent = 50; percent <= 95; percent += 5) {
+      const r = optimize({ text, budget: `${percent}%`, mode: 'strict' });
+      if (r.budgetTokens >= templateTokens) assert.ok(r.text.includes(template) || !r.text.includes('```'), `${percent}%: a template that fits was cut\n${r.text}`);
+    }
+    assert.ok(optimize({ text, budget: '50%', mode: 'relaxed' }).text.includes(template));
+  });
+
+  it('drops the fence lines of a ```markdown template with the last of its content', () => {
+    const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
+    const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
+    for (const budget of ['15%', '25%', '40%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      const fences = out.match(/^```/gm)?.length ?? 0;
+      assert.ok(fences === 0 || (fences === 2 && /- Rule \d/.test(out)), `${budget}: both fence lines with content, or neither\n${out}`);
+    }
+  });
 });
 
 describe('core/passes/prune', () => {
