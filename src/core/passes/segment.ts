@@ -1,5 +1,5 @@
 import { indentOf, isListItem, isMaterial, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
-import { promptRanges } from '../prompt/layout';
+import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isSaidToReader } from './rewrite';
@@ -17,12 +17,13 @@ import type { CountedText, Tokenizer } from '../tokenizer';
  * Lossless: rendering the result gives back the input, except that <keep> markers are dropped.
  */
 export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text), openOver = Infinity): Doc {
-  const english = isEnglish(text);
   const blocks: Block[] = [];
   let previousEnd = 0;
   // A ```markdown template larger than the whole budget could only be dropped whole: it is read as Markdown.
   const opens = openOver < Infinity ? (start: number, end: number) => counted.countSlice(start, end) > openOver : undefined;
-  for (const range of promptRanges(text, opens)) {
+  const ranges = promptRanges(text, opens);
+  const english = isEnglish(proseOf(text, ranges));
+  for (const range of ranges) {
     const sepBefore = text.slice(previousEnd, range.start);
     previousEnd = range.end;
     if (range.kind === 'prose') {
@@ -47,11 +48,22 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   markTranscript(blocks);
   openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
-  markLeadIns(blocks);
+  markLeadIns(blocks, english);
   pinRequests(blocks, english);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
 }
+
+/** The prose of the prompt, where its language shows: code, data and tables are no language's. */
+function proseOf(text: string, ranges: readonly PromptRange[]): string {
+  let prose = '';
+  for (const range of ranges) {
+    if (range.kind === 'prose' || range.kind === 'heading') prose += text.slice(range.contentStart, range.end) + '\n';
+    if (prose.length >= LANGUAGE_SAMPLE) break;
+  }
+  return prose.trim() ? prose : text;
+}
+const LANGUAGE_SAMPLE = 6_000;
 
 /** `block` cut after its sentence `k`: what follows starts a block of its own, after the separator between them. */
 function splitAfter(block: Block, k: number): [Block, Block] {
@@ -77,7 +89,7 @@ function headingLevel(body: string): number {
  * "Classify each ticket into one of these queues:") introduces them like a heading: it is structure,
  * kept while one of them is kept (level 7: below every Markdown heading).
  */
-function markLeadIns(blocks: Block[]): void {
+function markLeadIns(blocks: Block[], english: boolean): void {
   let section = 0; // the level of the heading the block stands under
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
@@ -115,7 +127,11 @@ function markLeadIns(blocks: Block[]): void {
     const nested = next.kind === 'prose' && indentOf(next.prefix) > indentOf(block.prefix);
     // So does a list item that is a bare title over its nested items ("- Output", then "  - Return JSON …").
     const label = (isLabel(text) && (!isListItem(block) || nested)) || (nested && isListItem(block) && isBareTitle(text));
-    if (!(label || /[:：](?:\*\*|__|\*|_)?$/.test(text) || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
+    const colon = /[:：](?:\*\*|__|\*|_)?$/.test(text);
+    if (!(label || colon || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
+    // "Generate a copilot-instructions.md file from the template below." asks something of its own: it
+    // is an instruction that names the block, not its title (before a list, it is the list's lead-in).
+    if (!label && !colon && next.kind !== 'prose' && !isListItem(block) && isInstruction(text, english)) continue;
     // "Please read these carefully — I know it's a lot of rules, but …:" talks to the reader: the list
     // stands without it, and it goes like any other aside.
     if (isMeta(text)) continue;

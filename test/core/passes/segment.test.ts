@@ -148,6 +148,21 @@ describe('core/passes/segment', () => {
     assert.deepEqual(flags, [true, false, true, true]);
   });
 
+  it('reads the language of the prose, not of the code it shows', () => {
+    const config = ['```yaml', ...Array.from({ length: 14 }, (_, i) => `service_${i + 1}:\n  image: registry.example.com/team/service-${i + 1}:1.${i}.0`), '```'].join('\n');
+    const doc = parse(`Deploy with the compose file below and never change the image tags by hand.\n\n${config}\n\nAsk before you scale a service down.`);
+    assert.equal(doc.english, true);
+    const prose = doc.blocks.filter((b) => b.kind === 'prose' && b.sentences.length > 0);
+    assert.deepEqual(prose.map((b) => b.sentences[0]!.instruction), [true, true]);
+  });
+
+  it('keeps an instruction that names the block after it ("Generate … from the template below.") as prose, not its title', () => {
+    const doc = parse('Generate a copilot-instructions.md file for this repository from the template below.\n\n```markdown\n# Copilot Instructions\n\n- Never edit generated files.\n```');
+    assert.equal(doc.blocks[0]!.kind, 'prose');
+    // Before a list it is the list's lead-in, kept with the items it introduces.
+    assert.equal(parse('Generate the following documentation and save it in docs/.\n\n- `exported-resources.json` with every resource\n- `ARCHITECTURE.md` with an overview').blocks[0]!.kind, 'heading');
+  });
+
   it('handles CRLF line endings without losing them in protected blocks', () => {
     const text = 'Line one.\r\n\r\n```\r\ncode\r\n```';
     assert.equal(render(parse(text)), text);
