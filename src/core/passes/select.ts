@@ -43,7 +43,7 @@ type Entry = { unit: Unit; kept: boolean; pinned: boolean; input?: boolean };
 function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
   const clausesOf = new Map<Sentence, Clause[]>();
-  const frames = new Frames(doc);
+  let frames = new Frames(doc);
   // `kept`: relaxed mode keeps it whatever the budget; `pinned`: strict mode ranks it first.
   const entries: Entry[] = [];
   const add = (unit: Unit, kept: boolean, pinned = kept) => entries.push({ unit, kept, pinned });
@@ -76,18 +76,57 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   pointAtBlocks(doc, entries, strict);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
+  const pinnedUnits = new Set<Unit>();
   for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
     else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED + (input || isInput(unit) ? PINNED : 0) }) : unit);
-  }
-  const keep = new Set<Unit>();
-  const covered = new Map<string, number>();
-  for (const unit of fixedUnits) {
-    fixed += unit.cost + frames.open(unit);
-    if (unit.termScores) cover(covered, unit.termScores);
+    if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   const byCost = doc.task.trim() === '';
-  const room = fill(units, keep, covered, budget - fixed, byCost, frames);
+  const frontMatter = fixed - frames.unframed;
+  // One selection: the fixed units, `first` if it fits after them, then the best of the rest that fit.
+  const choose = (first?: Unit, before: Iterable<Unit> = []) => {
+    const chosen = { keep: new Set<Unit>(), covered: new Map<string, number>(), frames: first ? new Frames(doc) : frames, room: 0, fixed: 0 };
+    chosen.fixed = frontMatter + chosen.frames.unframed;
+    for (const unit of fixedUnits) {
+      chosen.fixed += unit.cost + chosen.frames.open(unit);
+      if (unit.termScores) cover(chosen.covered, unit.termScores);
+    }
+    chosen.room = budget - chosen.fixed;
+    // What is never traded goes in first, in the order fill would take it.
+    if (first) chosen.room = fill([...before], chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
+    if (first) chosen.room = take(first, chosen.keep, chosen.covered, chosen.room, chosen.frames);
+    chosen.room = fill(units, chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
+    return chosen;
+  };
+  let chosen = choose();
+  // Greedy by value per token leaves out a block (code, a table, an example) larger than what is left,
+  // however much room that is (a template of 2,000 tokens at a budget of 2,700): a selection that starts
+  // with it may be worth more. Sentences are small beside the budget, and a long one is no better for it.
+  // Pinned units (the request, the role) are never traded: the other selection must keep those kept.
+  if (chosen.room > budget * UNUSED) {
+    const worth = (choice: typeof chosen) => [...choice.keep].reduce((n, unit) => n + (pinnedUnits.has(unit) ? 0 : valueOf(unit, byCost)), 0);
+    const greedy = chosen;
+    const larger = units
+      .filter((u) => !!u.block && !greedy.keep.has(u) && !pinnedUnits.has(u) && u.score > 0 && u.cost > greedy.room && u.cost <= budget - greedy.fixed && !u.requires)
+      .sort((a, b) => valueOf(b, byCost) - valueOf(a, byCost) || a.order - b.order)
+      .slice(0, MAX_LARGER);
+    const greedyWorth = worth(greedy);
+    let best = greedyWorth;
+    for (const unit of larger) {
+      const other = choose(unit, pinnedUnits);
+      const value = worth(other);
+      // The larger unit may take the place of some of what greedy kept, never of most of it: six rules
+      // are not traded for one configuration block, three may be.
+      const retained = [...greedy.keep].reduce((n, u) => n + (other.keep.has(u) && !pinnedUnits.has(u) ? valueOf(u, byCost) : 0), 0);
+      const fair = retained >= greedyWorth * RETAINED && [...pinnedUnits].every((u) => !greedy.keep.has(u) || other.keep.has(u));
+      if (other.keep.has(unit) && value > best && fair) (chosen = other), (best = value);
+    }
+  }
+  const { keep, covered } = chosen;
+  frames = chosen.frames;
+  fixed = chosen.fixed;
+  const room = chosen.room;
   // Room a long sentence did not fit into: the main clause of a sentence that says something specific may.
   if (doc.english && room >= MIN_CLAUSE_ROOM) {
     const rankOf = new Map(ranked.map((r) => [r.sentence, r] as const));
@@ -335,6 +374,29 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
     }
   }
   return room;
+}
+
+/** How much unused room (a share of the budget) makes selection try starting with a larger unit. */
+const UNUSED = 0.1;
+const MAX_LARGER = 2;
+/** The share of greedy's value a selection that starts with a larger unit must keep. */
+const RETAINED = 0.5;
+
+/** What a unit is worth in all: its value per token (the order fill takes it in) times its tokens. */
+const valueOf = (unit: Unit, byCost: boolean): number => priorityOf(unit, new Map(), byCost) * unit.cost;
+
+/** Keeps `unit` with the units it needs and its frames if they fit; returns the room left. */
+function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: number, frames: Frames): number {
+  const needed = [unit];
+  for (let head = unit.head; head && !keep.has(head); head = head.head) needed.push(head);
+  const cost = needed.reduce((n, u) => n + u.cost, 0) + frames.cost(...needed);
+  if (cost > room) return room;
+  frames.open(...needed);
+  for (const u of needed) {
+    keep.add(u);
+    if (u.termScores) cover(covered, u.termScores);
+  }
+  return room - cost;
 }
 
 /** Marks what `keep` holds as kept and every other unit as removed; cuts sentences to their kept clauses. */

@@ -614,6 +614,19 @@ describe('core/passes/select', () => {
     assert.ok(optimize({ text, budget: '50%', mode: 'relaxed' }).text.includes(template));
   });
 
+  it('starts from a block larger than the room greedy left when that keeps more, never trading most of what greedy kept for it', () => {
+    const rules = ['Never push directly to main.', 'Run the linter before every commit.', 'Keep pull requests under 400 lines.', 'Write tests for every bug fix.', 'Use the logger, never print statements.', 'Ask before adding a dependency.'];
+    const config = ['```yaml', ...Array.from({ length: 9 }, (_, i) => `service_${i + 1}:\n  image: registry.example.com/team/service-${i + 1}:1.${i}.0\n  replicas: ${(i % 3) + 1}`), '```'].join('\n');
+    const text = `## Compose configuration\n\n${config}\n\n## Rules\n\n${rules.map((rule) => `- ${rule}`).join('\n')}`;
+    // Before, the rules went first and the block no longer fitted: 52 of 288 tokens.
+    const nearly = optimize({ text, budget: '95%', mode: 'strict' });
+    assert.ok(nearly.text.includes(config) && nearly.optimizedTokens >= nearly.budgetTokens * 0.8, `${nearly.optimizedTokens}/${nearly.budgetTokens}\n${nearly.text}`);
+    assert.ok(rules.filter((rule) => nearly.text.includes(rule)).length >= 3, nearly.text);
+    // Where the block would leave room for one rule of six, the rules stay.
+    const tighter = optimize({ text, budget: '85%', mode: 'strict' });
+    assert.equal(rules.filter((rule) => tighter.text.includes(rule)).length, rules.length, tighter.text);
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
