@@ -8,7 +8,7 @@ import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
 import { isLabel, LEAD_IN_LEVEL } from './structure';
-import { clauseUnits, sentenceUnits, type Unit } from './units';
+import { asideUnits, clauseUnits, CONSEQUENCE, sentenceUnits, type Unit } from './units';
 
 /**
  * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
@@ -49,6 +49,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const add = (unit: Unit, kept: boolean, pinned = kept) => entries.push({ unit, kept, pinned });
   const ranked = rankSentences(doc);
   const proseUnits = sentenceUnits(doc, ranked);
+  const instructed = ranked.some((r) => r.sentence.instruction && !r.material);
   for (const unit of proseUnits) {
     // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
     // introduces: the list carries the lead-in's value.
@@ -56,7 +57,10 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // A bold label ("4. **Implement fix (if requested)**") titles its items; it asks nothing of them.
     if (leadIn && !isLabel(leadIn.body)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (isInstruction(leadIn.body, doc.english) ? TASK_LEAD_IN : 0);
     const kept = unit.sentences!.some(isFixedSentence);
-    add(unit, kept, kept || unit.sentences!.some((s) => s.request));
+    const pinned = kept || unit.sentences!.some((s) => s.request);
+    // A rule's reason goes before any rule does (prompts only: in a text to read, "because" may be the answer).
+    const parts = pinned || !instructed || unit.sentences!.length !== 1 || unit.parent?.verbatim ? [unit] : asideUnits(unit, clausesOf, tokenizer, doc.english);
+    for (const part of parts) add(part, kept, pinned);
   }
   let examples = 0;
   let fixed = frames.unframed;
@@ -149,7 +153,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   if (keep.size === 0 && fixedUnits.length === 0) {
     // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
     const fallback = ranked
-      .filter((r) => !r.sentence.userKept)
+      .filter((r) => !r.sentence.userKept && !clausesOf.has(r.sentence))
       .flatMap((r) => clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence], parent: parentOf(doc, r.sentence) }, clausesOf, tokenizer))
       .filter((unit) => unit.clause !== undefined);
     fill(fallback, keep, covered, budget - fixed, byCost, frames);
@@ -311,7 +315,9 @@ function dropsConstraint(unit: Unit, texts: readonly string[]): boolean {
     const text = texts[c]!;
     // A contrasting instruction qualifies what it follows: "avoid technical details, but use them when
     // necessary" ("…, but in production it keeps retrying" only reports).
-    if (hasConstraint(text) || (CONTRAST.test(text) && isInstruction(text.replace(CONTRAST, '').trim()))) return true;
+    // So does the rule's other branch: "…, in that case ask the finance team", "— otherwise …".
+    const said = text.replace(/^[\s,;—–-]+/, '');
+    if (hasConstraint(text) || CONSEQUENCE.test(said) || (CONTRAST.test(text) && isInstruction(text.replace(CONTRAST, '').trim()))) return true;
   }
   return false;
 }

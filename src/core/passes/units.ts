@@ -1,8 +1,9 @@
 import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
-import { isGreeting } from '../scoring/rules';
-import { clauseText, splitClauses, type Clause } from '../text/clauses';
+import { hasConstraint, isGreeting, ruleValue } from '../scoring/rules';
+import { isInstruction } from '../scoring/structure';
+import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
 import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
@@ -304,3 +305,49 @@ export function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sente
   return units;
 }
 
+
+/** What a reason or aside is worth beside the rule it follows: kept when there is room, dropped first. */
+const ASIDE_SHARE = 0.25;
+// Words that lead into a clause without changing what it says: "— actually run them" instructs.
+const FILLER_OPENER = /^(?:[\s,;—–-]|(?:actually|just|simply|really|please|and|but|so|then|also)(?![\p{L}]))+/iu;
+
+/**
+ * A sentence of a prompt's own prose as what it says and its trailing aside: the reason after a rule
+ * (", because its build is fragile"), a remark after a dash or semicolon ("— they've caused circular
+ * imports before", "; it's slow and CI runs it anyway"). The aside is a unit kept only with the rest,
+ * worth a share of it; one that instructs, constrains, names or quotes something is no aside.
+ */
+export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, english: boolean): Unit[] {
+  const sentence = whole.sentences![0]!;
+  const pieces = sentence.pieces;
+  for (const start of asideStarts(pieces)) {
+    if (pieces.slice(start.piece).some((piece) => piece.locked)) continue;
+    const clauses = twoClauses(pieces, start);
+    const aside = clauseText(pieces, clauses, 1);
+    if (/[?:：]\s*$/.test(aside) || /\s[—–]\s|;\s/.test(aside.slice(1)) || !saysAside(aside, english)) continue;
+    // Only a rule has a reason to lose: "It starts firing requests in a loop — I see hundreds of calls …"
+    // describes, and its every part is the description.
+    const main = clauseText(pieces, clauses, 0);
+    // "… and — when they're interested — get them to …": a dash that closes an aside opens none.
+    if (!sentence.instruction && !hasConstraint(main)) continue;
+    if (/\s[—–]\s/.test(main)) continue;
+    clausesOf.set(sentence, clauses);
+    const asideCost = tokenizer.count(aside);
+    const core: Unit = Object.assign(whole, { cost: Math.max(1, whole.cost - asideCost), clause: 0 });
+    return [core, { cost: asideCost, score: ASIDE_SHARE * whole.score, order: whole.order, sentences: [sentence], parent: whole.parent, clause: 1, head: core }];
+  }
+  return [whole];
+}
+
+// What turns a clause into the rule's other branch: "— in that case tell them …", "— otherwise …".
+export const CONSEQUENCE = /^(?:otherwise|in that case|in which case|if so|if not|instead|sonst|andernfalls|sinon|dans ce cas|si no|en ese caso|senão|nesse caso)(?![\p{L}])/iu;
+
+/** Whether a trailing clause only remarks: no part of it instructs, constrains, names or quotes. */
+function saysAside(aside: string, english: boolean): boolean {
+  for (const part of aside.split(/[,;]\s+|\s[—–]\s/)) {
+    const said = part.replace(FILLER_OPENER, '');
+    if (!said) continue;
+    if (CONSEQUENCE.test(said) || hasConstraint(said) || ruleValue(said, 0) > 0 || isInstruction(said, english)) return false;
+  }
+  return true;
+}

@@ -40,6 +40,9 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
     measure(pieces, clauses);
     return clauses;
   }
+  // "…, and — when they are interested — get them to …": a pair of dashes holds an aside inside its
+  // clause; neither dash cuts.
+  let pairedDash = false;
   pieces.forEach((piece, index) => {
     if (piece.locked) {
       wordsSince += 1;
@@ -52,6 +55,10 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
       else if ((ch === ')' || ch === ']') && depth > 0) depth--;
       if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
       if (depth > 0) continue;
+      if ((ch === '—' || ch === '–') && text[i - 1] === ' ' && (pairedDash || SPACED_DASH.test(text.slice(i + 1)))) {
+        pairedDash = !pairedDash;
+        continue;
+      }
       let cut = cutAt(text, i, bareCommas > 0, parallel);
       // "My first request – "Something light …"": a label and the quotation it introduces are one clause.
       if (cut !== null && (ch === '—' || ch === '–') && QUOTE_OPENS.test(text.slice(i + 1) + (pieces[index + 1]?.text ?? ''))) cut = null;
@@ -75,6 +82,7 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
 }
 
 const QUOTE_OPENS = /^\s*["“«„'‘]/;
+const SPACED_DASH = /\s[—–]\s/;
 
 const RELATIVE = /^[\s,—–]*(?:which|who|whom|whose|where)\s[^,]*,\s*\S/;
 
@@ -190,4 +198,51 @@ export function keepClauses(pieces: readonly Piece[], clauses: readonly Clause[]
     else out[out.length - 1] = { ...last, text: last.text.replace(/[\s,;:—–-]+$/, '') + ending };
   }
   return out.filter((p) => p.text.length > 0);
+}
+
+// What opens the reason for a rule, in the languages the product ships: ", because its build is fragile",
+// ", weil unser Frontend das so rendert", ", parce que …", ", porque …", ", pois …".
+const CAUSAL = /^(?:because|since|as (?:we|it|they|this|that|the|our|you|i|there|its|their)|given that|weil|denn|zumal|da (?:wir|es|sie|er|die|der|das|man|unser)|parce que|parce qu['’]|car|puisque|porque|ya que|pues|puesto que|pois|já que|visto que|uma vez que)(?![\p{L}])/iu;
+
+/**
+ * Where a trailing aside may start: a reason after a comma (", because …"), a clause after "; " or a
+ * spaced dash (" — they've caused circular imports before"). Outside brackets and quotation marks, in
+ * free text, with words on both sides. The caller decides whether the text from there on says anything
+ * (a dash may open "— always create a new migration", which is a rule of its own).
+ */
+export function asideStarts(pieces: readonly Piece[]): Clause[] {
+  const starts: Clause[] = [];
+  if (!pieces.some((piece) => !piece.locked && SEPARATOR.test(piece.text))) return starts;
+  let depth = 0;
+  let quoted = false;
+  let wordsSince = 0;
+  pieces.forEach((piece, index) => {
+    if (piece.locked) {
+      wordsSince += 1;
+      return;
+    }
+    const text = piece.text;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (ch === '(' || ch === '[') depth++;
+      else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+      else if (ch === '"' || ch === '“' || ch === '”' || ch === '«' || ch === '»') quoted = ch === '"' ? !quoted : ch === '“' || ch === '«';
+      if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
+      if (depth > 0 || quoted || wordsSince < MIN_WORDS) continue;
+      const rest = text.slice(i + 1);
+      const opens =
+        (ch === ',' && CAUSAL.test(rest.trimStart()) && /^\s/.test(rest)) ||
+        (ch === ';' && /^\s/.test(rest)) ||
+        ((ch === '—' || ch === '–') && text[i - 1] === ' ' && /^\s/.test(rest) && !QUOTE_OPENS.test(rest));
+      if (opens && wordsAfter(pieces, index, i) >= MIN_WORDS) starts.push({ piece: index, offset: i, dependent: true, length: 0 });
+    }
+  });
+  return starts;
+}
+
+/** The sentence cut in two at `start`: what it says, and the aside from `start` to its end. */
+export function twoClauses(pieces: readonly Piece[], start: Clause): Clause[] {
+  const clauses: Clause[] = [{ piece: 0, offset: 0, dependent: false, length: 0 }, { ...start }];
+  measure(pieces, clauses);
+  return clauses;
 }

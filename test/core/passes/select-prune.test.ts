@@ -627,6 +627,41 @@ describe('core/passes/select', () => {
     assert.equal(rules.filter((rule) => tighter.text.includes(rule)).length, rules.length, tighter.text);
   });
 
+  it("drops a rule's reason before the rule: a trailing \"because …\", \"— …\" or \"; …\" that only remarks", () => {
+    const text = [
+      'You review pull requests for the billing service.', '',
+      '- Do not approve a change to the invoice schema without a migration, because old invoices would fail to load.',
+      '- Reject new dependencies on moment.js — it has been replaced by date-fns everywhere else.',
+      '- Ask for a test for every bug fix; untested fixes have come back twice this quarter.',
+      '- Never merge on a Friday, because the on-call team is thinner over the weekend.',
+      '- Never modify an existing migration file once it is merged — always create a new migration.',
+      '- Keep the pricing tables as they are — in that case ask the finance team before you change them.',
+    ].join('\n');
+    // Before, whole rules went at 55%: the role and two rules of six.
+    const out = optimize({ text, budget: '55%', mode: 'strict' }).text;
+    for (const rule of ['Reject new dependencies on moment.js.', 'Ask for a test for every bug fix.', 'Never merge on a Friday.']) assert.ok(out.includes(rule), `${rule}\n${out}`);
+    assert.ok(!out.includes('because the on-call team'), out);
+    for (let percent = 20; percent <= 100; percent += 5) {
+      const at = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      // A dash that opens an instruction or the rule's other branch is part of the rule.
+      if (at.includes('Never modify an existing migration')) assert.ok(at.includes('— always create a new migration.'), `${percent}%\n${at}`);
+      if (at.includes('Keep the pricing tables')) assert.ok(at.includes('in that case ask the finance team'), `${percent}%\n${at}`);
+    }
+    assert.ok(optimize({ text, budget: '100%', mode: 'strict' }).text.includes('— it has been replaced by date-fns everywhere else.'));
+  });
+
+  it('never cuts a sentence at a dash that opens or closes an aside inside it ("…, and — when they are interested — get them to …")', () => {
+    const text = [
+      'Answer questions from visitors, help them pick a plan, and — when they are interested — get them to book a demo.',
+      'Reply in English.', 'Keep answers short.', 'Use the FAQ as your only source.',
+    ].join(' ');
+    // Before, "Answer questions from visitors, help them pick a plan, and." was kept at 45%.
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('help them pick a plan')) assert.ok(out.includes('get them to book a demo'), `${percent}%\n${out}`);
+    }
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
