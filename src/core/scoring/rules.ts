@@ -92,7 +92,15 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * guess ("I'm not sure about this: we have 4 million rows") says something, whatever it opens with.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  (META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && !hasCode(text);
+  ((META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && !hasCode(text)) ||
+  describesItself(text, scanned);
+
+// "This file is for any AI coding agent (Codex, Claude, …) working in this repo": the prompt saying what
+// it is, whatever it names on the way; "This file lists the rules:" shows them, and "…; follow them" asks.
+const DESCRIBES_ITSELF =
+  /^[^\p{L}]*(?:(?:this|the) (?:file|document|doc|guide|prompt|page|readme)\s+(?:is (?:for|meant|intended|written)|describes|explains|contains|covers|collects|gives|tells|documents)|(?:diese datei|dieses dokument) (?:ist für|beschreibt|erklärt|enthält)|ce (?:fichier|document) (?:est destiné|est pour|décrit|explique|contient)|este (?:archivo|documento|arquivo) (?:es para|é para|describe|descreve|explica|contiene|contém))(?![\p{L}])|^(?:このファイルは|本文件|这个文件|本文档)/iu;
+const describesItself = (text: string, scanned: readonly string[]): boolean =>
+  DESCRIBES_ITSELF.test(text) && !/[:：;]/.test(text) && !CONSTRAINT.in(scanned, text);
 
 // "So this is the system prompt for our support bot", "je vous mets ci-dessous le prompt complet": the
 // writer showing the prompt to its reader. Not "Here is the prompt to improve:", which shows material.
