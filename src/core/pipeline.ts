@@ -9,7 +9,6 @@ import { prune } from './passes/prune';
 import { rewrite } from './passes/rewrite';
 import { segment } from './passes/segment';
 import { select } from './passes/select';
-import { renumberLists } from './passes/renumber';
 import { dropEmptyStructure } from './passes/structure';
 import { removals, snapshot, type Snapshot } from './trace';
 
@@ -112,7 +111,6 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     }
     step(pass, context);
   }
-  if (renumberLists(doc)) exact = null;
   let { text: output, tokens } = exact ?? measure();
   // Per-unit counts can miss a few tokens where units join. What was kept first loses meaning-free
   // words toward a tighter target: a whole section should not go for a token or two.
@@ -120,7 +118,6 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     const kept = mark();
     const tighter: PassContext = { ...context, budget: Math.max(0, budget - (tokens - budget) - 2) };
     for (const pass of WORD_PASSES) step(pass, tighter);
-    renumberLists(doc);
     const shorter = measure();
     if (shorter.tokens <= budget) ({ text: output, tokens } = shorter);
     else rollBack(kept);
@@ -136,14 +133,12 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     rollBack(lossless);
     const tighter: PassContext = { ...context, budget: target };
     for (const pass of PASSES) if (pass.lossy) step(pass, tighter);
-    renumberLists(doc);
     ({ text: output, tokens } = measure());
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
   }
   if (tokens > budget) {
     const before = latest ?? snapshot(doc);
     output = dropUntilFits(doc, context);
-    if (renumberLists(doc)) output = render(doc);
     tokens = tokenizer.count(output);
     removed.push(...removals('fit', doc, before, snapshot(doc)));
   }

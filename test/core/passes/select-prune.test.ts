@@ -662,6 +662,17 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the number each ordered item was written with: a gap shows what went, and priority 5 never becomes priority 1', () => {
+    const text = ['Cleanup priorities, in order:', '', '1. Look around the codebase a bit.', '2. Think about what could be nicer.', '3. Consider some general improvements.', '4. Maybe tidy things up where it feels right.', '5. Never delete `migrations/` or `.env.example`, even when they look unused.', '', 'Report what you removed.'].join('\n');
+    const out = optimize({ text, budget: '50%', mode: 'strict' }).text;
+    // Before, the one kept item was numbered "1." again.
+    assert.ok(out.includes('5. Never delete `migrations/`'), out);
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const at = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      for (const line of at.split('\n').filter((l) => /^\d\. /.test(l))) assert.ok(text.includes(line), `${percent}%: "${line}" is not written so\n${at}`);
+    }
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
