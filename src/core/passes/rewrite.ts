@@ -69,6 +69,8 @@ const BE_ABLE = /^\s+be able\b/i;
 // "… reply with the solution, not write any explanations": a second verb under the opener's "you".
 const SECOND_VERB = /\b(?:and|or|but)\s+not\s+\p{Ll}|,\s*not\s+(?!(?:the|a|an|my|your|our|this|that|these|those|in|on|at|for|to|with|only|just|as|by|from|of|more|less|too|so|all|any|every|one|even|yet)\b)\p{Ll}/u;
 
+const SECOND_INFINITIVE = /(?:,\s*|\b(?:and|or|but)\s+)(?:not\s+|never\s+)?to\s+\p{Ll}|\brather than to\s/u;
+
 // "Could you please ask me for …?" asks; once the request is "Ask me for …", it ends as one.
 const POLITE_QUESTION = /^\W*(?:could|can|would) you (?:please|be so kind as to)\s/i;
 
@@ -109,6 +111,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDi
     // imperative ("Only inform and not solve"): the modal carries both verbs.
     if (replacement.endsWith(':') && /^[ \t]+to\s/i.test(text.slice(end))) continue;
     if (match.opening && replacement === '' && (SECOND_VERB.test(text.slice(end)) || BE_ABLE.test(text.slice(end)))) continue;
+    // "Your role is to assist …, not to take unilateral action": the later "to" hangs on the opener's "is".
+    if (match.opening && replacement === '' && /\bto$/i.test(match.text) && SECOND_INFINITIVE.test(text.slice(end))) continue;
     // "answer it honestly", "translate it literally": after a word, such an adverb says how; where it opens
     // a sentence or clause, or is set off by a comma, it is filler ("Honestly, …", "and honestly some …").
     if (MANNER.has(match.text.toLowerCase()) && !atStart && !OPENS_CLAUSE_BEFORE.test(text.slice(Math.max(0, start - 12), start))) continue;

@@ -237,6 +237,13 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('I want you to reply with the solution, not the explanation.'), 'Reply with the solution, not the explanation.');
   });
 
+  it('keeps the opener that a second infinitive hangs on: "Your role is to assist …, not to take …"', () => {
+    const role = 'Your role is to assist and guide the engineer through the incident response process, not to take unilateral action.';
+    assert.equal(rw(role), role);
+    assert.equal(rw('Your job is to summarise the notes and to list the owners.'), 'Your job is to summarise the notes and to list the owners.');
+    assert.equal(rw('Your job is to summarise the notes for the team.'), 'Summarise the notes for the team.');
+  });
+
   // Asides to the reader go whole; a sentence that also instructs, or is not an aside, stays.
   const asides: [string, string][] = [
     ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
