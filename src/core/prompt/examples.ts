@@ -4,8 +4,8 @@
  * the end of the prompt is the prompt's final input instead.
  */
 
-// A label opens its line: "Q:", "**Input:**", "- User:", "输入：".
-const LABEL = (names: string) => new RegExp(`^(?:[-*+>]\\s+)?(?:\\*\\*|__)?(?:${names})(?:\\*\\*|__)?\\s*[:：]`, 'i');
+// A label opens its line: "Q:", "**Input:**", "- User:", "输入：", "Question (from a developer on the v1 SDK):".
+const LABEL = (names: string) => new RegExp(`^(?:[-*+>]\\s+)?(?:\\*\\*|__)?(?:${names})(?:\\s*\\([^()\\n]{1,160}\\))?(?:\\*\\*|__)?\\s*[:：]`, 'i');
 const QUESTION_SIDE = LABEL(
   'q|question|input|user|human|customer|client|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
     'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー',

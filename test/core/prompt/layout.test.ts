@@ -94,6 +94,18 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape(wrapped), ['heading: ## Examples', 'prose: The examples below show how a reviewer\nlabels reviews that mention a courier.']);
   });
 
+  it('pins a trailing labelled question whose label says where it comes from ("Question (from a developer …):")', () => {
+    const text = [
+      'Answer using only the documents below.', '',
+      '<document title="Rate limits">\nThe API allows 600 requests per minute.\n</document>', '',
+      'Question (from a developer who, according to the ticket, is still on the v1 SDK): "How long should I wait after a 429?"', '',
+      'Thanks a lot for looking at this!',
+    ].join('\n');
+    const pinned = shape(text).filter((r) => r.includes('📌'));
+    // Before, the last <document> was taken for the final input and the question competed like any sentence.
+    assert.deepEqual(pinned, ['prose📌: Question (from a developer who, according to the ticket, is still on the v1 SDK): "How long should I wait after a 429?"']);
+  });
+
   it('does not take a label in passing for the final input', () => {
     const text = 'Input: the user file.\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n\nFourth paragraph.';
     assert.ok(!shape(text).some((r) => r.includes('📌')), shape(text).join('\n'));
