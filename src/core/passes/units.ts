@@ -1,4 +1,4 @@
-import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { hasConstraint, isGreeting, ruleValue } from '../scoring/rules';
@@ -320,16 +320,18 @@ const FILLER_OPENER = /^(?:[\s,;—–-]|(?:actually|just|simply|really|please|a
 export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, english: boolean): Unit[] {
   const sentence = whole.sentences![0]!;
   const pieces = sentence.pieces;
+  // Only a rule has a reason to lose: "It starts firing requests in a loop — I see hundreds of calls …"
+  // describes, and its every part is the description.
+  if (!sentence.instruction && !hasConstraint(sentenceText(sentence), sentenceWords(sentence))) return [whole];
   for (const start of asideStarts(pieces)) {
     if (pieces.slice(start.piece).some((piece) => piece.locked)) continue;
     const clauses = twoClauses(pieces, start);
     const aside = clauseText(pieces, clauses, 1);
     if (/[?:：]\s*$/.test(aside) || /\s[—–]\s|;\s/.test(aside.slice(1)) || !saysAside(aside, english)) continue;
-    // Only a rule has a reason to lose: "It starts firing requests in a loop — I see hundreds of calls …"
-    // describes, and its every part is the description.
     const main = clauseText(pieces, clauses, 0);
-    // "… and — when they're interested — get them to …": a dash that closes an aside opens none.
+    // The rule is in what stays ("Don't commit secrets, because …"), not in its reason.
     if (!sentence.instruction && !hasConstraint(main)) continue;
+    // "… and — when they're interested — get them to …": a dash that closes an aside opens none.
     if (/\s[—–]\s/.test(main)) continue;
     clausesOf.set(sentence, clauses);
     const asideCost = tokenizer.count(aside);

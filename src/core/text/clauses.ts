@@ -202,7 +202,8 @@ export function keepClauses(pieces: readonly Piece[], clauses: readonly Clause[]
 
 // What opens the reason for a rule, in the languages the product ships: ", because its build is fragile",
 // ", weil unser Frontend das so rendert", ", parce que …", ", porque …", ", pois …".
-const CAUSAL = /^(?:because|since|as (?:we|it|they|this|that|the|our|you|i|there|its|their)|given that|weil|denn|zumal|da (?:wir|es|sie|er|die|der|das|man|unser)|parce que|parce qu['’]|car|puisque|porque|ya que|pues|puesto que|pois|já que|visto que|uma vez que)(?![\p{L}])/iu;
+// Matched in place (sticky) after the comma: slicing the rest of a long sentence at every comma would cost more.
+const CAUSAL = /\s+(?:because|since|as (?:we|it|they|this|that|the|our|you|i|there|its|their)|given that|weil|denn|zumal|da (?:wir|es|sie|er|die|der|das|man|unser)|parce que|parce qu['’]|car|puisque|porque|ya que|pues|puesto que|pois|já que|visto que|uma vez que)(?![\p{L}])/iuy;
 
 /**
  * Where a trailing aside may start: a reason after a comma (", because …"), a clause after "; " or a
@@ -229,11 +230,14 @@ export function asideStarts(pieces: readonly Piece[]): Clause[] {
       else if (ch === '"' || ch === '“' || ch === '”' || ch === '«' || ch === '»') quoted = ch === '"' ? !quoted : ch === '“' || ch === '«';
       if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
       if (depth > 0 || quoted || wordsSince < MIN_WORDS) continue;
-      const rest = text.slice(i + 1);
+      if (ch !== ',' && ch !== ';' && ch !== '—' && ch !== '–') continue;
+      const spaced = i + 1 < text.length && isSpace(text[i + 1]!);
+      if (!spaced) continue;
+      CAUSAL.lastIndex = i + 1;
       const opens =
-        (ch === ',' && CAUSAL.test(rest.trimStart()) && /^\s/.test(rest)) ||
-        (ch === ';' && /^\s/.test(rest)) ||
-        ((ch === '—' || ch === '–') && text[i - 1] === ' ' && /^\s/.test(rest) && !QUOTE_OPENS.test(rest));
+        (ch === ',' && CAUSAL.test(text)) ||
+        ch === ';' ||
+        ((ch === '—' || ch === '–') && text[i - 1] === ' ' && !QUOTE_OPENS.test(text.slice(i + 1, i + 4)));
       if (opens && wordsAfter(pieces, index, i) >= MIN_WORDS) starts.push({ piece: index, offset: i, dependent: true, length: 0 });
     }
   });
