@@ -64,8 +64,12 @@ export class Frames {
         if (frame.tag?.partner) frame.tag.partner.removed = removed;
       }
     }
-    // A heading that framed nothing ("### Feature B" with no text under it) goes with a parent that went.
-    for (const [block, list] of this.of) if (block.kind === 'heading' && !this.framing.has(block) && list.some((frame) => frame.removed)) block.removed = true;
+    // A heading that framed nothing ("### Feature B" with no text under it) goes with a parent that went,
+    // and so does a comment or a rule line inside a tag pair or template fence that went.
+    for (const [block, list] of this.of) {
+      if (block.kind === 'heading' && !this.framing.has(block) && list.some((frame) => frame.removed)) block.removed = true;
+      if (block.kind === 'markup' && !block.tag && list.some((frame) => frame.removed && frame.tag)) block.removed = true;
+    }
   }
 
   private framesOf(unit: Unit): readonly Block[] {

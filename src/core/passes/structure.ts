@@ -104,6 +104,7 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
   const frames = new Map<Block, Block[]>();
   const headings: Block[] = [];
   const tags: Block[] = [];
+  const opened: number[] = []; // how many headings were open where each open tag opened
   const leadIns: Block[] = [];
   let previous: Block | undefined;
   for (const block of doc.blocks) {
@@ -124,8 +125,12 @@ export function framesOf(doc: Doc): Map<Block, Block[]> {
       continue;
     }
     if (block.tag?.partner) {
-      if (!block.tag.closing) tags.push(block);
-      else if (tags[tags.length - 1] === block.tag.partner) tags.pop();
+      if (!block.tag.closing) (tags.push(block), opened.push(headings.length));
+      else if (tags[tags.length - 1] === block.tag.partner) {
+        tags.pop();
+        // A heading inside the pair ("## Resources" in a template fence) ends with it.
+        headings.length = Math.min(headings.length, opened.pop()!);
+      }
       continue;
     }
     frames.set(block, [...headings, ...tags, ...leadIns]);

@@ -673,6 +673,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('drops a comment or heading inside a tag pair or template fence with the pair: none frames what follows the closing line', () => {
+    const template = ['```markdown', '## Resources', '', '<!-- Repeat this block for each resource -->', '', ...Array.from({ length: 10 }, (_, i) => `- Resource ${i + 1}: name, kind, purpose and the modules it depends on, written out in full.`), '```'].join('\n');
+    const text = `Write the implementation plan to .bicep-planning-files/INFRA.{goal}.md and never design deployment pipelines.\n\n${template}\n\nOnly create the plan.`;
+    const tagged = '<workflow>\n\n## Step 3: Plan generation\n\n- List every file you will change, with the reason for each one, before you write any code at all.\n- Ask for approval of the list and wait for it.\n\n</workflow>\n\nNever write code during planning. Answer in English.';
+    for (let percent = 10; percent <= 60; percent += 5) {
+      // Before, "## Resources" (kept by the last sentence after the fence) and the comment stayed alone.
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (!out.includes('- Resource')) assert.ok(!out.includes('## Resources') && !out.includes('<!--'), `${percent}%\n${out}`);
+      const at = optimize({ text: tagged, budget: `${percent}%`, mode: 'strict' }).text;
+      if (!at.includes('- List every file') && !at.includes('- Ask for approval')) assert.ok(!at.includes('## Step 3'), `${percent}%\n${at}`);
+    }
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
