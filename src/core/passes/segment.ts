@@ -142,7 +142,7 @@ function markLeadIns(blocks: Block[], english: boolean): void {
 }
 
 // "Use when: …", "When to use: …", "Applies to: …", "Verwenden, wenn: …", "Usar cuando: …", "À utiliser quand : …".
-const APPLIES_WHEN = /^[^\p{L}]*(?:use (?:this |it )?(?:when|if|for)|when to use(?: it| this)?|applies (?:to|when|if)|verwenden,? wenn|anwenden,? wenn|usar cuando|úsalo cuando|à utiliser (?:quand|lorsque|si)|usar quando)[^:：\n]{0,12}[:：]/iu;
+const APPLIES_WHEN = /^[^\p{L}]*(?:use (?:this |it )?(?:when|if|for)|when to use(?: it| this)?|applies (?:to|when|if)|verwenden,? wenn|anwenden,? wenn|usar cuando|úsalo cuando|à utiliser (?:quand|lorsque|si)|usar quando)(?![\p{L}])[^:：\n]{0,12}[:：]/iu;
 
 /** A few words with no sentence punctuation: "Output", "Error handling", "Wave review". */
 const isBareTitle = (text: string): boolean => {

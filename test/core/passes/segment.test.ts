@@ -163,6 +163,13 @@ describe('core/passes/segment', () => {
     assert.equal(parse('Generate the following documentation and save it in docs/.\n\n- `exported-resources.json` with every resource\n- `ARCHITECTURE.md` with an overview').blocks[0]!.kind, 'heading');
   });
 
+  it('reads "Use this format:" before a report template as its lead-in, not as a "Use for: …" condition on the section', () => {
+    const doc = parse('## 8. Report the evidence\n\nUse this format:\n\n```markdown\n# Release QA\nResult: PASS\n```\n\nUse `FAIL` for a server that cannot start.');
+    const leadIn = doc.blocks.find((b) => b.body === 'Use this format:')!;
+    // Before, "use this for…" matched inside "format" and the line framed the whole section.
+    assert.equal(leadIn.within, undefined);
+  });
+
   it('handles CRLF line endings without losing them in protected blocks', () => {
     const text = 'Line one.\r\n\r\n```\r\ncode\r\n```';
     assert.equal(render(parse(text)), text);
