@@ -1,7 +1,7 @@
 import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
-import { hasConstraint, isGreeting, ruleValue } from '../scoring/rules';
+import { hasConstraint, isGreeting, isMeta, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
@@ -170,7 +170,10 @@ function isCapitalTitle(text: string): boolean {
 const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
-const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || PARENTHETICAL.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+// "(Refer to https://learn.microsoft.com/… for details.)": a sentence in brackets remarks on the one before.
+const PARENTHETICAL = /^\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）][.。]?\s*$/u;
 
 // "Never edit those files by hand": "those" with its noun points back, unless a clause or place says
 // which ("those files that …", "those files listed below"); "treat those as …" points within.
@@ -184,7 +187,8 @@ const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', '
 // "Don't just say "this should work" — actually run them.": a short sentence's object is the last one's.
 const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 
-const unlessGreeting = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s))) ? undefined : unit);
+// Nor on thanks or talk about the prompt: "Really appreciate it. (Count experience from 2015 to 2024.)".
+const unlessGreeting = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s)) || isMeta(sentenceText(s))) ? undefined : unit);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
 const leansOn = (text: string, before: Unit): boolean => leansOnPrevious(text) || pointsBack(text, before);

@@ -686,6 +686,25 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a sentence in brackets ("(Refer to … for details.)") only with the sentence it remarks on', () => {
+    const text = ['You are an expert C# developer.', 'You know the released .NET and C# versions, up to .NET 10 and C# 14. (Refer to https://learn.microsoft.com/en-us/dotnet/core/whats-new and https://learn.microsoft.com/en-us/dotnet/csharp/whats-new for details.)', 'Never mock code that is part of the solution under test.', 'Always run dotnet test before you say a change is done.', 'Use file-scoped namespaces.'].join(' ');
+    // Before, at 80% and 90% the links stayed and the sentence about versions went.
+    keptOnlyWith(text, '(Refer to', 'You know the released .NET', 'a remark on a sentence that went');
+  });
+
+  it('never makes a sentence lean on talk about the prompt ("I\'m not sure how much of this you need. This repo holds …")', () => {
+    const text = [
+      '# CLAUDE.md', '',
+      "Hi Claude, just some notes to help you find your way around. I'm not sure how much of this you actually need but better too much than too little I suppose.", '',
+      'This repo holds the nightly data pipeline for Orchard Analytics: Airflow DAGs in `dags/`, dbt models in `transform/`, and a small Python package `orchard_etl/`.', '',
+      '**Environment.** We use Python 3.11 and uv. Run everything through uv. Don\'t use pip directly and don\'t create a separate virtualenv.', '',
+      '**Secrets.** Credentials come from environment variables. Don\'t hard-code credentials or paste them into tests.',
+    ].join('\n');
+    // Before, "This repo …" leaned on the hedge before it, which is never kept: the subject went at every budget.
+    const out = optimize({ text, budget: '70%', mode: 'strict' }).text;
+    assert.ok(out.includes('Orchard Analytics') && !out.includes("I'm not sure"), out);
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
