@@ -85,16 +85,21 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     }
     const first = units.length;
     if (listItem && kept.length > 1) {
-      // A rule is kept whole, and a set of definitions ("BILLING: charges, refunds") is one unit.
-      const ranks = kept.map((s) => rankOf.get(s)!);
+      // A rule is kept whole, and a set of definitions ("BILLING: charges, refunds") is one unit; the
+      // remark that closes a rule ("Isso gerou muita reclamação na última campanha.") is kept only with it.
+      const remarks = group.length === 1 && !group[0]!.verbatim ? closingRemarks(kept, doc.english) : [];
+      const rule = kept.slice(0, kept.length - remarks.length);
+      const ranks = rule.map((s) => rankOf.get(s)!);
       const termScores = new Map<string, number>();
       for (const r of ranks) for (const [term, value] of r.termScores) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
       // Worth its best sentence, and a little of each other one: a set says more than one item.
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
-      const opening = sentenceText(kept[0]!);
+      const opening = sentenceText(rule[0]!);
       const head = carriedIn && leaning && leansOn(opening, carriedIn) ? carriedIn : parent;
-      units.push({ cost: kept.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: kept, parent: group[0], head });
+      const item: Unit = { cost: rule.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: rule, parent: group[0], head };
+      units.push(item);
+      for (const remark of remarks) units.push({ cost: remark.tokens + JOIN_SENTENCE, score: ASIDE_SHARE * score, order: rankOf.get(remark)!.order, termScores: rankOf.get(remark)!.termScores, sentences: [remark], parent: group[0], head: item });
     } else {
       let previous: Unit | undefined;
       let titled: Unit | undefined;
@@ -309,6 +314,27 @@ export function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sente
   return units;
 }
 
+
+/**
+ * The sentences that close a list item after its rule and only remark on it ("This caused a lot of
+ * complaints last time, so be explicit."): none instructs, constrains, names or quotes anything, and
+ * the item before them is a rule.
+ */
+function closingRemarks(kept: readonly Sentence[], english: boolean): Sentence[] {
+  let n = kept.length;
+  while (n > 1 && !isFixedSentence(kept[n - 1]!) && !kept[n - 1]!.instruction && remarks(sentenceText(kept[n - 1]!), english)) n--;
+  const rule = kept.slice(0, n);
+  return n < kept.length && rule.some((s) => s.instruction || hasConstraint(sentenceText(s), sentenceWords(s))) ? kept.slice(n) : [];
+}
+
+/**
+ * A remark says something about something ("This caused …", "Les réglages sont gérés par …", "支払いは…"):
+ * in a Latin script it opens with its subject, where an order opens with its verb ("Eliminate until one
+ * remains.", which no verb list holds).
+ */
+const remarks = (text: string, english: boolean): boolean => saysAside(text, english) && (!/^[^\p{L}]*\p{Script=Latin}/u.test(text) || SUBJECT_OPENER.test(text));
+const SUBJECT_OPENER =
+  /^[^\p{L}]*(?:this|that|these|those|it|its|it's|they|their|we|our|i|i'm|i've|you|your|there|the|a|an|some|most|all|each|every|no|one|dies|das|der|die|es|wir|ich|man|unser|unsere|ce|cet|cette|ces|cela|ça|c'est|c’est|il|elle|ils|on|nous|je|le|la|les|un|une|notre|nos|esto|eso|este|esta|estos|lo|el|los|las|una|nosotros|yo|nuestro|nuestra|isso|isto|esse|essa|o|os|as|uma|a gente|eu|nosso|nossa)(?![\p{L}])|^[^\p{L}]*\p{Lu}\p{Ll}+\s+(?:is|are|was|were|has|have|had|ist|sind|war|est|sont|es|son|é|são)(?![\p{L}])/iu;
 
 /** What a reason or aside is worth beside the rule it follows: kept when there is room, dropped first. */
 const ASIDE_SHARE = 0.25;

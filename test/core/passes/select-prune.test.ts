@@ -705,6 +705,24 @@ describe('core/passes/select', () => {
     assert.ok(out.includes('Orchard Analytics') && !out.includes("I'm not sure"), out);
   });
 
+  it('drops the remark that closes a rule\'s list item before the rule ("This caused a lot of complaints …"), never a step that opens with its verb', () => {
+    const text = ['You write the launch emails for our coffee shop.', '',
+      '- Each email has a subject of at most 50 characters and a body of at most 120 words.',
+      '- In the last-call email, make clear that the coupon is valid until 23:59 on 10 September and does not combine with free shipping. This caused a lot of complaints in the last campaign, so it is worth being explicit.',
+      '- Never invent awards or scores for the coffee. The blend has not been rated by any contest yet.',
+      '- Write "you", never "Sir" or "Madam". Our customers are regulars and like the informal tone.',
+      '- If a claim is ambiguous, generate two readings. Check each against the facts. Eliminate until one remains.',
+    ].join('\n');
+    // Before, the coupon rule went whole at 75% while the remarks after the other rules stayed.
+    const out = optimize({ text, budget: '75%', mode: 'strict' }).text;
+    assert.ok(out.includes('valid until 23:59 on 10 September') && !out.includes('complaints'), out);
+    for (let percent = 30; percent <= 100; percent += 5) {
+      const at = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (at.includes('generate two readings')) assert.ok(at.includes('Eliminate until one remains.'), `${percent}%\n${at}`);
+      if (at.includes('complaints')) assert.ok(at.includes('valid until 23:59'), `${percent}%\n${at}`);
+    }
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
