@@ -65,7 +65,8 @@ const LINE_END = /[.!?:;"”»)}\]>`。！？：」』]\s*$/u;
 
 /**
  * Under an examples heading, each paragraph of two or more lines that each end a unit ("Review id
- * r-101: "…"" then its JSON answer) is one example: the input never goes without its answer.
+ * r-101: "…"" then its JSON answer) is one example: the input never goes without its answer; so is a
+ * paragraph that is one quotation.
  */
 function sectionExamples(ranges: readonly PromptRange[], text: string): Span[] {
   const spans: Span[] = [];
@@ -82,10 +83,15 @@ function sectionExamples(ranges: readonly PromptRange[], text: string): Span[] {
     const paragraph = text.slice(range.start, range.end);
     const lines = paragraph.split(/\r?\n/);
     // A paragraph that opens a quotation closed in a later one is part of that quotation, not an example.
-    if (lines.length >= 2 && lines.slice(0, -1).every((line) => LINE_END.test(line)) && !opensQuotation(paragraph)) spans.push({ start: range.start, end: range.end });
+    const example = lines.length >= 2 ? lines.slice(0, -1).every((line) => LINE_END.test(line)) && !opensQuotation(paragraph) : QUOTED.test(paragraph.trim());
+    if (example) spans.push({ start: range.start, end: range.end });
   }
   return spans;
 }
+
+// A paragraph that is one quotation ("Variable names like 'data'? What is this, a first-year assignment?"):
+// under an examples heading, an example of what to write, whole.
+const QUOTED = /^(?:"[^"\n]+"|“[^“”\n]+”|«[^«»\n]+»|„[^„“\n]+“)$/u;
 
 const opensQuotation = (paragraph: string): boolean =>
   (paragraph.match(/"/g) ?? []).length % 2 === 1 || (paragraph.match(/[“«„]/g) ?? []).length > (paragraph.match(/[”»]/g) ?? []).length;

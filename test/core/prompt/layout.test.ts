@@ -106,6 +106,12 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(pinned, ['prose📌: Question (from a developer who, according to the ticket, is still on the v1 SDK): "How long should I wait after a 429?"']);
   });
 
+  it('takes a paragraph that is one quotation under an examples heading as one example', () => {
+    const text = '## Example Review Comments\n\n### On Poorly Named Variables\n"Variable names like \'data\' and \'stuff\'? What is this, a first-year assignment? These names tell me nothing."\n\n## Tone\n\n"Be blunt." is our motto.';
+    // Before, the quotation was prose, and its first sentence could be kept alone.
+    assert.deepEqual(shape(text).filter((r) => r.startsWith('example')), ['example: "Variable names like \'data\' and \'stuff\'? What is this, a first-year assignment? These names tell me nothing."']);
+  });
+
   it('does not take a label in passing for the final input', () => {
     const text = 'Input: the user file.\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n\nFourth paragraph.';
     assert.ok(!shape(text).some((r) => r.includes('📌')), shape(text).join('\n'));
