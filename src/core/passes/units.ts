@@ -277,8 +277,15 @@ function proseGroups(doc: Doc): Block[][] {
     else for (const block of run) groups.push([block]);
     run = [];
   };
+  const enumerations = semicolonRuns(doc);
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
+    const enumeration = enumerations.get(block);
+    if (enumeration) {
+      flush();
+      if (enumeration[0] === block) groups.push(enumeration);
+      continue;
+    }
     if (isItem(block) && (run.length === 0 || (doc.blocks.indexOf(block) === doc.blocks.indexOf(run[run.length - 1]!) + 1 && indent(block) === indent(run[0]!)))) {
       run.push(block);
       continue;
@@ -290,6 +297,32 @@ function proseGroups(doc: Doc): Block[][] {
   flush();
   return groups;
 }
+
+/**
+ * "Capture: - the exact command; - commit SHA; - stdout, stderr, and exit status.": list items that end in
+ * a semicolon are the parts of one sentence, kept or dropped together. Maps each item to its run.
+ */
+function semicolonRuns(doc: Doc): Map<Block, Block[]> {
+  const runs = new Map<Block, Block[]>();
+  let run: Block[] = [];
+  const flush = () => {
+    // Every item but the last ends in a semicolon, two at least (one may be a slip); the last closes the sentence.
+    if (run.length >= 3 && run.length <= MAX_SET_ITEMS) for (const block of run) runs.set(block, run);
+    run = [];
+  };
+  doc.blocks.forEach((block, i) => {
+    const item = block.kind === 'prose' && !block.removed && isListItem(block) && block.sentences.length > 0;
+    const last = run[run.length - 1];
+    const continues = item && last !== undefined && doc.blocks[i - 1] === last && indentOf(block.prefix) === indentOf(last.prefix) && ENDS_CLAUSE.test(lastText(last));
+    if (!continues) flush();
+    if (item) run.push(block);
+    if (item && !ENDS_CLAUSE.test(lastText(block))) flush();
+  });
+  flush();
+  return runs;
+}
+const ENDS_CLAUSE = /[;；]\s*(?:(?:and|or|und|oder|et|ou|y|o|e)\s*)?$/iu;
+const lastText = (block: Block): string => sentenceText(block.sentences[block.sentences.length - 1]!);
 
 /**
  * A long sentence of task-guided prose as one unit per clause, so that its relevant clause can be kept

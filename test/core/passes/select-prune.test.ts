@@ -723,6 +723,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps list items that end in semicolons, the parts of one sentence, all or none', () => {
+    const text = [
+      'Release QA for an MCP server.', '',
+      'Build the candidate and start the documented entry point with test-safe configuration. Capture:', '',
+      '- the exact command;', '- commit SHA;', '- environment variable names, with values redacted;', '- stdout, stderr, and exit status;', '- the transport the client used.', '',
+      'Never publish a release that fails to start.', 'Report PASS or FAIL with the evidence.', 'Keep the report under 300 words.',
+    ].join('\n');
+    const parts = ['- the exact command;', '- commit SHA;', '- environment variable names, with values redacted;', '- stdout, stderr, and exit status;', '- the transport the client used.'];
+    // Before, "Capture: - commit SHA;" could stand alone.
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const kept = parts.filter((part) => out.includes(part)).length;
+      assert.ok(kept === 0 || kept === parts.length, `${percent}%: ${kept} of ${parts.length}\n${out}`);
+    }
+  });
+
   it('drops the fence lines of a ```markdown template with the last of its content', () => {
     const template = ['```markdown', ...Array.from({ length: 8 }, (_, i) => `- Rule ${i + 1}: keep the module boundaries of layer ${i + 1} as they are.`), '```'].join('\n');
     const text = `Never delete a migration file, whatever the task says.\n\n${template}`;
