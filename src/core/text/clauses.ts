@@ -31,9 +31,7 @@ const isSpace = (ch: string): boolean => ch === ' ' || ch === '\n' || ch === '\t
 /** The clauses of a sentence in order; the first starts at piece 0, offset 0. One clause: no cut found. */
 export function splitClauses(pieces: readonly Piece[]): Clause[] {
   const clauses: Clause[] = [{ piece: 0, offset: 0, dependent: false, length: 0 }];
-  let depth = 0;
   let bareCommas = 0; // commas inside the current clause that were not cuts: a list is running
-  let wordsSince = 0;
   const parallel = parallelClause(pieces);
   // Most sentences have no separator at all: one clause, without the scan.
   if (!parallel && !pieces.some((piece) => !piece.locked && SEPARATOR.test(piece.text))) {
@@ -43,42 +41,55 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   // "…, and — when they are interested — get them to …": a pair of dashes holds an aside inside its
   // clause; neither dash cuts.
   let pairedDash = false;
+  scanFree(pieces, (text, i, index, scan) => {
+    const ch = text[i]!;
+    if (scan.depth > 0) return;
+    if ((ch === '—' || ch === '–') && text[i - 1] === ' ' && (pairedDash || SPACED_DASH.test(text.slice(i + 1)))) {
+      pairedDash = !pairedDash;
+      return;
+    }
+    let cut = cutAt(text, i, bareCommas > 0, parallel);
+    // "My first request – "Something light …"": a label and the quotation it introduces are one clause.
+    if (cut !== null && (ch === '—' || ch === '–') && QUOTE_OPENS.test(text.slice(i + 1) + (pieces[index + 1]?.text ?? ''))) cut = null;
+    if (cut === null || scan.wordsSince < MIN_WORDS || wordsAfter(pieces, index, i) < MIN_WORDS) {
+      if (ch === ',') bareCommas++;
+      return;
+    }
+    if (embeddedRelative(clauses, pieces, offsetOf(pieces, { piece: index, offset: i }))) clauses.pop();
+    clauses.push({ piece: index, offset: i, dependent: cut === 'dependent', length: 0 });
+    bareCommas = 0;
+    scan.wordsSince = 0;
+  });
+  if (embeddedRelative(clauses, pieces, Infinity)) clauses.pop();
+  measure(pieces, clauses);
+  return clauses;
+}
+
+/** Where the scan of a sentence's free text is: bracket depth, inside quotation marks, words since the last cut. */
+interface Scan {
+  depth: number;
+  quoted: boolean;
+  wordsSince: number;
+}
+
+/** Calls `visit` at each character of free text, with the scan state updated for it; a locked piece counts as a word. */
+function scanFree(pieces: readonly Piece[], visit: (text: string, i: number, piece: number, scan: Scan) => void): void {
+  const scan: Scan = { depth: 0, quoted: false, wordsSince: 0 };
   pieces.forEach((piece, index) => {
     if (piece.locked) {
-      wordsSince += 1;
+      scan.wordsSince += 1;
       return;
     }
     const text = piece.text;
     for (let i = 0; i < text.length; i++) {
       const ch = text[i]!;
-      if (ch === '(' || ch === '[') depth++;
-      else if ((ch === ')' || ch === ']') && depth > 0) depth--;
-      if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
-      if (depth > 0) continue;
-      if ((ch === '—' || ch === '–') && text[i - 1] === ' ' && (pairedDash || SPACED_DASH.test(text.slice(i + 1)))) {
-        pairedDash = !pairedDash;
-        continue;
-      }
-      let cut = cutAt(text, i, bareCommas > 0, parallel);
-      // "My first request – "Something light …"": a label and the quotation it introduces are one clause.
-      if (cut !== null && (ch === '—' || ch === '–') && QUOTE_OPENS.test(text.slice(i + 1) + (pieces[index + 1]?.text ?? ''))) cut = null;
-      if (cut === null) {
-        if (ch === ',') bareCommas++;
-        continue;
-      }
-      if (wordsSince < MIN_WORDS || wordsAfter(pieces, index, i) < MIN_WORDS) {
-        if (ch === ',') bareCommas++;
-        continue;
-      }
-      if (embeddedRelative(clauses, pieces, offsetOf(pieces, { piece: index, offset: i }))) clauses.pop();
-      clauses.push({ piece: index, offset: i, dependent: cut === 'dependent', length: 0 });
-      bareCommas = 0;
-      wordsSince = 0;
+      if (ch === '(' || ch === '[') scan.depth++;
+      else if ((ch === ')' || ch === ']') && scan.depth > 0) scan.depth--;
+      else if (ch === '"' || ch === '“' || ch === '”' || ch === '«' || ch === '»') scan.quoted = ch === '"' ? !scan.quoted : ch === '“' || ch === '«';
+      if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) scan.wordsSince++;
+      visit(text, i, index, scan);
     }
   });
-  if (embeddedRelative(clauses, pieces, Infinity)) clauses.pop();
-  measure(pieces, clauses);
-  return clauses;
 }
 
 const QUOTE_OPENS = /^\s*["“«„'‘]/;
@@ -214,32 +225,14 @@ const CAUSAL = /\s+(?:because|since|as (?:we|it|they|this|that|the|our|you|i|the
 export function asideStarts(pieces: readonly Piece[]): Clause[] {
   const starts: Clause[] = [];
   if (!pieces.some((piece) => !piece.locked && SEPARATOR.test(piece.text))) return starts;
-  let depth = 0;
-  let quoted = false;
-  let wordsSince = 0;
-  pieces.forEach((piece, index) => {
-    if (piece.locked) {
-      wordsSince += 1;
-      return;
-    }
-    const text = piece.text;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i]!;
-      if (ch === '(' || ch === '[') depth++;
-      else if ((ch === ')' || ch === ']') && depth > 0) depth--;
-      else if (ch === '"' || ch === '“' || ch === '”' || ch === '«' || ch === '»') quoted = ch === '"' ? !quoted : ch === '“' || ch === '«';
-      if (isSpace(ch) && i > 0 && !isSpace(text[i - 1]!)) wordsSince++;
-      if (depth > 0 || quoted || wordsSince < MIN_WORDS) continue;
-      if (ch !== ',' && ch !== ';' && ch !== '—' && ch !== '–') continue;
-      const spaced = i + 1 < text.length && isSpace(text[i + 1]!);
-      if (!spaced) continue;
-      CAUSAL.lastIndex = i + 1;
-      const opens =
-        (ch === ',' && CAUSAL.test(text)) ||
-        ch === ';' ||
-        ((ch === '—' || ch === '–') && text[i - 1] === ' ' && !QUOTE_OPENS.test(text.slice(i + 1, i + 4)));
-      if (opens && wordsAfter(pieces, index, i) >= MIN_WORDS) starts.push({ piece: index, offset: i, dependent: true, length: 0 });
-    }
+  scanFree(pieces, (text, i, index, scan) => {
+    const ch = text[i]!;
+    if (scan.depth > 0 || scan.quoted || scan.wordsSince < MIN_WORDS) return;
+    if ((ch !== ',' && ch !== ';' && ch !== '—' && ch !== '–') || i + 1 >= text.length || !isSpace(text[i + 1]!)) return;
+    CAUSAL.lastIndex = i + 1;
+    const opens =
+      (ch === ',' && CAUSAL.test(text)) || ch === ';' || ((ch === '—' || ch === '–') && text[i - 1] === ' ' && !QUOTE_OPENS.test(text.slice(i + 1, i + 4)));
+    if (opens && wordsAfter(pieces, index, i) >= MIN_WORDS) starts.push({ piece: index, offset: i, dependent: true, length: 0 });
   });
   return starts;
 }
