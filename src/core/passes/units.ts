@@ -40,7 +40,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   for (const r of ranked) rankOf.set(r.sentence, r);
   // A sentence that leans on the one before ("That's important because …") needs it in a prompt, task or
   // not; in a text to read with a task, relevance decides (the answer may be in "It opened in 1990.").
-  const leaning = doc.task.trim() === '' || doc.blocks.some((b) => b.sentences.some((s) => s.instruction));
+  const instructed = doc.blocks.some((b) => b.sentences.some((s) => s.instruction));
+  const leaning = doc.task.trim() === '' || instructed;
   let lastTurnEnd: Unit | undefined; // the last sentence of the transcript's last turn read
   const units: Unit[] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
@@ -118,7 +119,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // Nothing leans on a greeting: "This file is for any agent" after "Hey, welcome!" is deictic.
         const before = sentence.input ? undefined : unlessGreeting(previous ?? leanOn);
         leanOn = undefined;
-        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)))) whole.head = before;
+        // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
+        // bracketed sentence may hold an answer of its own.
+        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text)))) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -175,7 +178,7 @@ function isCapitalTitle(text: string): boolean {
 const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
-const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || PARENTHETICAL.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
 
 // "(Refer to https://learn.microsoft.com/… for details.)": a sentence in brackets remarks on the one before.
 const PARENTHETICAL = /^\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）][.。]?\s*$/u;
