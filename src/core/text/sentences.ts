@@ -92,8 +92,9 @@ function isHardWrap(text: string, newline: number): boolean {
   const before = text.slice(Math.max(0, newline - 1), newline);
   const after = /\S/.exec(text.slice(newline + 1, newline + 40));
   // The next line goes on in lower case or with an inline code span or a bracket ("…the corresponding
-  // module's\n`variables.tf`. Any …").
-  return /[\p{Ll},;]/u.test(before) && after !== null && /[\p{Ll}`(]/u.test(after[0]) && !text.startsWith('\n', newline + 1);
+  // module's\n`variables.tf`. Any …"), after a word or a code span ("Use `PASS WITH CAVEATS`\nonly
+  // for …").
+  return /[\p{Ll},;`]/u.test(before) && after !== null && /[\p{Ll}`(]/u.test(after[0]) && !text.startsWith('\n', newline + 1);
 }
 
 // A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".

@@ -26,6 +26,11 @@ describe('core/text/sentences', () => {
       "Compare each value against the default in the module's\n`variables.tf`. Set any other explicitly.",
       ["Compare each value against the default in the module's\n`variables.tf`.", 'Set any other explicitly.'],
     ],
+    [
+      'a hard-wrapped sentence whose line ends with inline code',
+      'or safely reject invalid input. Use `PASS WITH CAVEATS`\nonly for bounded documentation drift. Otherwise use `PASS`.',
+      ['or safely reject invalid input.', 'Use `PASS WITH CAVEATS`\nonly for bounded documentation drift.', 'Otherwise use `PASS`.'],
+    ],
     ['German ordinal dates and "Mio."', 'Tesla starb am 7. Januar 1943 in New York. Das Kapital betrug 162 Mio. Euro zum 31. August 2009.',
       ['Tesla starb am 7. Januar 1943 in New York.', 'Das Kapital betrug 162 Mio. Euro zum 31. August 2009.']],
     ['Spanish "EE. UU."', 'Sus primeras patentes en EE. UU. llegaron pronto. Luego vino la guerra.', ['Sus primeras patentes en EE. UU. llegaron pronto.', 'Luego vino la guerra.']],
