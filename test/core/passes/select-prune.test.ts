@@ -712,6 +712,7 @@ describe('core/passes/select', () => {
       '- Never invent awards or scores for the coffee. The blend has not been rated by any contest yet.',
       '- Write "you", never "Sir" or "Madam". Our customers are regulars and like the informal tone.',
       '- If a claim is ambiguous, generate two readings. Check each against the facts. Eliminate until one remains.',
+      '- Formal tone, but not stiff. It should sound like our founder, just better organised.',
     ].join('\n');
     // Before, the coupon rule went whole at 75% while the remarks after the other rules stayed.
     const out = optimize({ text, budget: '75%', mode: 'strict' }).text;
@@ -719,6 +720,8 @@ describe('core/passes/select', () => {
     for (let percent = 30; percent <= 100; percent += 5) {
       const at = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
       if (at.includes('generate two readings')) assert.ok(at.includes('Eliminate until one remains.'), `${percent}%\n${at}`);
+      // What something should be is a requirement, not a remark.
+      if (at.includes('Formal tone')) assert.ok(at.includes('It should sound like our founder'), `${percent}%\n${at}`);
       if (at.includes('complaints')) assert.ok(at.includes('valid until 23:59'), `${percent}%\n${at}`);
     }
   });
