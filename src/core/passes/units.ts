@@ -1,7 +1,7 @@
 import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
-import { hasConstraint, isGreeting, isMeta, ruleValue } from '../scoring/rules';
+import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms } from '../text/words';
@@ -117,11 +117,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
         // match."' is the user's, not the sentence before's.
         // Nothing leans on a greeting: "This file is for any agent" after "Hey, welcome!" is deictic.
-        const before = sentence.input ? undefined : unlessGreeting(previous ?? leanOn);
+        const before = sentence.input ? undefined : previous ?? leanOn;
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text)))) whole.head = before;
+        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text))) && !aside(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -196,7 +196,7 @@ const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', '
 const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 
 // Nor on thanks or talk about the prompt: "Really appreciate it. (Count experience from 2015 to 2024.)".
-const unlessGreeting = (unit: Unit | undefined): Unit | undefined => (unit?.sentences?.every((s) => isGreeting(sentenceText(s)) || isMeta(sentenceText(s))) ? undefined : unit);
+const aside = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
 const leansOn = (text: string, before: Unit): boolean => leansOnPrevious(text) || pointsBack(text, before);
@@ -325,7 +325,8 @@ function semicolonRuns(doc: Doc): Map<Block, Block[]> {
   return runs;
 }
 const ENDS_CLAUSE = /[;；]\s*(?:(?:and|or|und|oder|et|ou|y|o|e)\s*)?$/iu;
-const lastText = (block: Block): string => sentenceText(block.sentences[block.sentences.length - 1]!);
+// Only the end matters: the last piece of the last sentence.
+const lastText = (block: Block): string => block.sentences[block.sentences.length - 1]!.pieces.at(-1)?.text ?? '';
 
 /**
  * A long sentence of task-guided prose as one unit per clause, so that its relevant clause can be kept
