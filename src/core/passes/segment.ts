@@ -6,7 +6,7 @@ import { isSaidToReader } from './rewrite';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
 import { findProtectedSpans, withUnsplit } from '../text/inline';
-import { isEnglish } from '../text/language';
+import { isEnglish, LANGUAGE_SAMPLE } from '../text/language';
 import { sentenceEnds } from '../text/sentences';
 import type { CountedText, Tokenizer } from '../tokenizer';
 
@@ -48,7 +48,7 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   markTranscript(blocks);
   openQuotations(blocks, english, tokenizer);
   markSourceHeaders(blocks);
-  markLeadIns(blocks, english);
+  markLeadIns(blocks);
   pinRequests(blocks, english);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
@@ -63,7 +63,6 @@ function proseOf(text: string, ranges: readonly PromptRange[]): string {
   }
   return prose.trim() ? prose : text;
 }
-const LANGUAGE_SAMPLE = 6_000;
 
 /** `block` cut after its sentence `k`: what follows starts a block of its own, after the separator between them. */
 function splitAfter(block: Block, k: number): [Block, Block] {
@@ -89,7 +88,7 @@ function headingLevel(body: string): number {
  * "Classify each ticket into one of these queues:") introduces them like a heading: it is structure,
  * kept while one of them is kept (level 7: below every Markdown heading).
  */
-function markLeadIns(blocks: Block[], english: boolean): void {
+function markLeadIns(blocks: Block[]): void {
   let section = 0; // the level of the heading the block stands under
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
@@ -131,7 +130,7 @@ function markLeadIns(blocks: Block[], english: boolean): void {
     if (!(label || colon || (!subsections && ANNOUNCES.test(text))) || text.split(/\s+/).length > 40 || block.sentences[0]!.pinned) continue;
     // "Generate a copilot-instructions.md file from the template below." asks something of its own: it
     // is an instruction that names the block, not its title (before a list, it is the list's lead-in).
-    if (!label && !colon && next.kind !== 'prose' && !isListItem(block) && isInstruction(text, english)) continue;
+    if (!label && !colon && next.kind !== 'prose' && !isListItem(block) && block.sentences[0]!.instruction) continue;
     // "Please read these carefully — I know it's a lot of rules, but …:" talks to the reader: the list
     // stands without it, and it goes like any other aside.
     if (isMeta(text)) continue;

@@ -97,9 +97,11 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       if (unit.termScores) cover(chosen.covered, unit.termScores);
     }
     chosen.room = budget - chosen.fixed;
-    // What is never traded goes in first, in the order fill would take it.
-    if (first) chosen.room = fill([...before], chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
-    if (first) chosen.room = take(first, chosen.keep, chosen.covered, chosen.room, chosen.frames);
+    if (first) {
+      // What is never traded goes in first, in the order fill would take it.
+      chosen.room = fill([...before], chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
+      chosen.room = take(first, chosen.keep, chosen.covered, chosen.room, chosen.frames)?.room ?? chosen.room;
+    }
     chosen.room = fill(units, chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
     return chosen;
   };
@@ -364,17 +366,10 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
       heap.push({ ...top, priority: current });
       continue;
     }
-    // A dependent clause comes with the clauses it depends on.
-    const needed = [top.unit];
-    for (let head = top.unit.head; head && !keep.has(head); head = head.head) needed.push(head);
-    // Its heading and tags come with the first unit of a section, and so do those of the units it needs.
-    const cost = needed.reduce((n, unit) => n + unit.cost, 0) + frames.cost(...needed);
-    if (cost > room) continue;
-    room -= cost;
-    frames.open(...needed);
-    for (const unit of needed) {
-      keep.add(unit);
-      if (unit.termScores) cover(covered, unit.termScores);
+    const taken = take(top.unit, keep, covered, room, frames);
+    if (!taken) continue;
+    room = taken.room;
+    for (const unit of taken.needed) {
       for (const entry of waiting.get(unit) ?? []) heap.push(entry);
       waiting.delete(unit);
     }
@@ -391,18 +386,22 @@ const RETAINED = 0.5;
 /** What a unit is worth in all: its value per token (the order fill takes it in) times its tokens. */
 const valueOf = (unit: Unit, byCost: boolean): number => priorityOf(unit, new Map(), byCost) * unit.cost;
 
-/** Keeps `unit` with the units it needs and its frames if they fit; returns the room left. */
-function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: number, frames: Frames): number {
+/**
+ * Keeps `unit` if it fits, with what it needs: a dependent clause comes with the clauses it depends on,
+ * and the first unit of a section with its heading and tags. Returns the room left and the units kept,
+ * or null when they do not fit.
+ */
+function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: number, frames: Frames): { room: number; needed: Unit[] } | null {
   const needed = [unit];
   for (let head = unit.head; head && !keep.has(head); head = head.head) needed.push(head);
   const cost = needed.reduce((n, u) => n + u.cost, 0) + frames.cost(...needed);
-  if (cost > room) return room;
+  if (cost > room) return null;
   frames.open(...needed);
   for (const u of needed) {
     keep.add(u);
     if (u.termScores) cover(covered, u.termScores);
   }
-  return room - cost;
+  return { room: room - cost, needed };
 }
 
 /** Marks what `keep` holds as kept and every other unit as removed; cuts sentences to their kept clauses. */

@@ -121,7 +121,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text))) && !aside(before)) whole.head = before;
+        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -196,7 +196,7 @@ const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', '
 const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 
 // Nor on thanks or talk about the prompt: "Really appreciate it. (Count experience from 2015 to 2024.)".
-const aside = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
+const talksToReader = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
 const leansOn = (text: string, before: Unit): boolean => leansOnPrevious(text) || pointsBack(text, before);
@@ -281,22 +281,22 @@ function proseGroups(doc: Doc): Block[][] {
     run = [];
   };
   const enumerations = semicolonRuns(doc);
-  for (const block of doc.blocks) {
-    if (block.removed || block.kind !== 'prose') continue;
+  doc.blocks.forEach((block, i) => {
+    if (block.removed || block.kind !== 'prose') return;
     const enumeration = enumerations.get(block);
     if (enumeration) {
       flush();
       if (enumeration[0] === block) groups.push(enumeration);
-      continue;
+      return;
     }
-    if (isItem(block) && (run.length === 0 || (doc.blocks.indexOf(block) === doc.blocks.indexOf(run[run.length - 1]!) + 1 && indent(block) === indent(run[0]!)))) {
+    if (isItem(block) && (run.length === 0 || (doc.blocks[i - 1] === run[run.length - 1] && indent(block) === indent(run[0]!)))) {
       run.push(block);
-      continue;
+      return;
     }
     flush();
     if (isItem(block)) run.push(block);
     else groups.push([block]);
-  }
+  });
   flush();
   return groups;
 }
@@ -350,7 +350,6 @@ export function clauseUnits(r: RankedSentence, whole: Unit, clausesOf: Map<Sente
   });
   return units;
 }
-
 
 /**
  * The sentences that close a list item after its rule and only remark on it ("This caused a lot of

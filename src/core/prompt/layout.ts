@@ -1,4 +1,4 @@
-import { MARKDOWN_FENCE, scanBlocks, type FenceOpener, type Range } from '../text/blocks';
+import { FENCE_CLOSE, MARKDOWN_FENCE, scanBlocks, type FenceOpener, type Range } from '../text/blocks';
 import { findExamples, isExampleLabel, type LineItem, type Span } from './examples';
 import { frontMatterEnd } from './frontmatter';
 import { edgeTags, pairTags, tagOf, type TagInfo } from './tags';
@@ -188,5 +188,5 @@ function trimmedPart(range: PromptRange, from: number, to: number, text: string)
 /** The fence lines of an opened Markdown template pair like tags ("```markdown" … "```"). */
 function fenceTag(line: string): TagInfo | undefined {
   if (MARKDOWN_FENCE.test(line)) return { name: '```', closing: false };
-  return /^[ \t]*(?:`{3,}|~{3,})[ \t]*$/.test(line) ? { name: '```', closing: true } : undefined;
+  return FENCE_CLOSE.test(line) ? { name: '```', closing: true } : undefined;
 }

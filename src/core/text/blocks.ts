@@ -58,7 +58,8 @@ const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.
 /** A line inside a paragraph that starts a new prose block (see the module comment). */
 const SPLIT = /^[ \t]*(?:>|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
-const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+/** A line that can close a fence: backticks or tildes alone. */
+export const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
 /** A line that may open a block running past a tag line: a fence or an HTML block of types 1-5, maybe in a list or quote. */
 const SPANNER = /^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*(?:`{3}|~{3}|<[!?]|<(?:pre|script|style|textarea)(?:[\s>]|$))/i;
 /** The start of a Markdown structure that ends an unclosed fence's protection after a blank line. */

@@ -29,11 +29,11 @@ const LATIN = /\p{Script=Latin}/u;
 const ACCENTED = /[\u00c0-\u024f]/;
 
 /** The text's language shows in its first few hundred words; a long prompt is read no further. */
-const SAMPLE = 6_000;
+export const LANGUAGE_SAMPLE = 6_000;
 
 /** True when the text reads as English, so English-only passes (rewrites, stopword pruning) may run. */
 export function isEnglish(text: string): boolean {
-  const head = text.slice(0, SAMPLE);
+  const head = text.slice(0, LANGUAGE_SAMPLE);
   const sample = words(head);
   if (sample.length < 3) return /^[\x00-\x7f]*$/.test(text);
   if (otherScriptShare(head) > MAX_OTHER_SCRIPT) return false;
