@@ -2,7 +2,7 @@ import { isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isS
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
-import { hasConstraint, isMeta, ruleValue } from '../scoring/rules';
+import { hasConstraint, isMeta, isSpecific, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
@@ -37,6 +37,13 @@ const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
 
+/** Whether a sentence instructs, constrains or says something specific by itself. */
+function saysOwn(sentence: Sentence): boolean {
+  if (sentence.instruction) return true;
+  const text = sentenceText(sentence);
+  return hasConstraint(text) || isSpecific(text);
+}
+
 /** `input`: ranked with the final input, above the other pinned units (see rankPointedInput). */
 type Entry = { unit: Unit; kept: boolean; pinned: boolean; input?: boolean };
 
@@ -52,10 +59,12 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const instructed = ranked.some((r) => r.sentence.instruction && !r.material);
   for (const unit of proseUnits) {
     // What a lead-in asks ("Classify each ticket into exactly one of these queues:") is worth what it
-    // introduces: the list carries the lead-in's value.
+    // introduces: items that only complete it (the queues, the deliverables) carry its value. An item
+    // that instructs or constrains has a value of its own: "Bisect (complex only):" does not make its
+    // every step outrank the rules of another section.
     const leadIn = frames.leadIn(unit);
     // A bold label ("4. **Implement fix (if requested)**") titles its items; it asks nothing of them.
-    if (leadIn && !isLabel(leadIn.body)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (isInstruction(leadIn.body, doc.english) ? TASK_LEAD_IN : 0);
+    if (leadIn && !isLabel(leadIn.body) && !unit.sentences!.some(saysOwn)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + (isInstruction(leadIn.body, doc.english) ? TASK_LEAD_IN : 0);
     const kept = unit.sentences!.some(isFixedSentence);
     const pinned = kept || unit.sentences!.some((s) => s.request);
     // A rule's reason goes before any rule does (prompts only: in a text to read, "because" may be the answer).

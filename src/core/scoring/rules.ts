@@ -116,6 +116,13 @@ const MAX_GREETING_WORDS = 3;
 /** Holds a code or identifier ("CTE", "order_id", "E-4021", "v3.14"): something specific is said. */
 export const hasCode = (text: string): boolean => specifics(text).codes > 0;
 
+/** Says at least two specific things (codes or identifiers; a name counts half): as specific as ruleValue rates. */
+export function isSpecific(text: string): boolean {
+  const { codes, names } = specifics(text);
+  return codes + 0.5 * names >= FULLY_SPECIFIC;
+}
+const FULLY_SPECIFIC = 2;
+
 /**
  * What makes a sentence of a prompt worth keeping beyond its words (`sentence`: the sentence, or how
  * many protected literals the text holds): a rule (a constraint or condition) outranks description,
@@ -144,7 +151,7 @@ const constraintValue = (text: string, scanned: readonly string[]): number => (h
 
 function computeSpecific(text: string, literals: number): number {
   const { codes, names } = specifics(text);
-  return 0.35 * Math.min(1, (literals + codes + 0.5 * names) / 2);
+  return 0.35 * Math.min(1, (literals + codes + 0.5 * names) / FULLY_SPECIFIC);
 }
 
 // ASCII character classes for the scan below; anything else is looked at only when it occurs.

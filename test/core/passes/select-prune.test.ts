@@ -474,6 +474,25 @@ describe('core/passes/select', () => {
         }
   });
 
+  it('ranks a rule above the steps of a constrained lead-in ("Bisect (complex only, …):"), which instruct by themselves', () => {
+    const text = [
+      '## Workflow', '',
+      '- Diagnose the failure from the stack trace first.',
+      '- Bisect (complex only, when the stack trace and blame are not enough):',
+      '  - Run git bisect to find the commit that introduced the regression.',
+      '  - Check side effects: shared state, race conditions, timing.',
+      '  - Compare the failing and passing runs line by line.',
+      '  - Write down each hypothesis you rule out.', '',
+      '## Rules', '',
+      '- Never dismiss a failure as pre-existing or unrelated; investigate it as if your changes caused it.',
+      '- Output ASCII only: no smart quotes or em-dashes.',
+    ].join('\n');
+    for (let share = 40; share <= 80; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      assert.ok(out.includes('Never dismiss a failure'), `${share}%: the rule went before the steps\n${out}`);
+    }
+  });
+
   it('keeps a lead-in that ends a paragraph ("… Use the APIs to:") only with the list it introduces', () => {
     const text = [
       '## Tool calling', '',
