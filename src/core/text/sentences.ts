@@ -43,7 +43,7 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
       // A quotation that ends its sentence: 'My first request is "Can you help?" Thanks!'.
       if (span.end < n && /[.!?。！？]["”»'’)\]]$/u.test(text.slice(span.end - 2, span.end)) && /\s/.test(text[span.end]!)) {
         const next = nextNonSpace(text, span.end);
-        if (next !== -1 && startsSentence(text[next]!)) ends.push(span.end);
+        if (next !== -1 && startsSentence(text[next]!) && !isCodeTail(text, next)) ends.push(span.end);
       }
       continue;
     }
@@ -79,7 +79,7 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
     const next = nextNonSpace(text, end);
     // "etc." closes a list, and often the sentence: before a capital it ends it ("… better etc. My first request is …").
     if (ch === '.' && isAbbreviation(text, i) && !(next !== -1 && /\p{Lu}/u.test(text[next]!) && /(?<![\p{L}])etc$/iu.test(text.slice(Math.max(0, i - 4), i)))) continue;
-    if (next === -1 || startsSentence(text[next]!) || (ch === '.' && opensLowerCase(text, i, next))) {
+    if (next === -1 || ((startsSentence(text[next]!) || (ch === '.' && opensLowerCase(text, i, next))) && !isCodeTail(text, next))) {
       ends.push(end);
       i = end - 1;
     }
@@ -118,6 +118,18 @@ const isWordOrDot = (text: string, i: number): boolean => {
   if (c < 128) return c === 46 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
   return LETTER.test(text[i]!);
 };
+
+/**
+ * What follows is one token to the end of its line, and a token of code: a redirect, a path or an
+ * option ('grep -v "\\.test\\." 2>/dev/null'). It ends the command before it, no sentence of its own.
+ */
+function isCodeTail(text: string, from: number): boolean {
+  let end = text.indexOf('\n', from);
+  if (end < 0) end = text.length;
+  return end - from <= MAX_CODE_TAIL && CODE_TAIL.test(text.slice(from, end));
+}
+const CODE_TAIL = /^\S*[<>/|&=\\]\S*\s*$/;
+const MAX_CODE_TAIL = 80;
 
 function nextNonSpace(text: string, from: number): number {
   for (let j = from; j < text.length; j++) if (!/\s/.test(text[j]!)) return j;

@@ -47,6 +47,9 @@ describe('core/text/sentences', () => {
       ['We can proceed:', '1. **Request**: Ask me for the text.', '2. **Plan**: Explain the steps.', 'The score was 2.', 'Then stop.']],
     ['a key combination before a question', 'It seems to swallow Ctrl+C. Can you point out the bugs? J. R. R. Tolkien wrote it.',
       ['It seems to swallow Ctrl+C.', 'Can you point out the bugs?', 'J. R. R. Tolkien wrote it.']],
+    ['a shell command whose quoted pattern ends in a period, before its redirect',
+      'grep -rn "^import React" src/ | grep -v "\\.test\\." 2>/dev/null\nRun it from the root. Read "the docs." 2 tests fail.',
+      ['grep -rn "^import React" src/ | grep -v "\\.test\\." 2>/dev/null', 'Run it from the root.', 'Read "the docs."', '2 tests fail.']],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
