@@ -1,4 +1,4 @@
-import { keptSentences, sentenceText, sentenceWords, type Sentence } from '../doc';
+import { isStructural, sentenceText, sentenceWords, type Sentence } from '../doc';
 import { REWRITES } from '../data/rewrites';
 import { GUARD_WORDS, STOPWORDS } from '../text/words';
 import type { Pass } from './context';
@@ -20,18 +20,29 @@ export const dedupe: Pass = {
     const byRareWord = new Map<number, Entry[]>();
     const vocabulary = new WordIds();
     const entries: Entry[] = [];
-    for (const sentence of keptSentences(doc)) entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)) });
+    // A field of a record ("Applies to: all offices", "ID: HR-112") repeats under another heading as the
+    // field of another record: it is a repeat only within its section.
+    let section = 0;
+    for (const block of doc.blocks) {
+      if (isStructural(block) && !block.removed) section++;
+      if (block.removed || block.kind !== 'prose') continue;
+      for (const sentence of block.sentences) {
+        if (sentence.removed) continue;
+        const field = FIELD.test(sentenceText(sentence)) ? section : undefined;
+        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)), field });
+      }
+    }
     const inEntry = new Int32Array(vocabulary.size).fill(-1);
     entries.forEach((entry, index) => {
       // A line of marks alone (""""", "***") delimits; its repeat closes what the first opened.
       if (entry.words.length === 0) return;
-      const exact = foldCaseAndSpace(sentenceText(entry.sentence));
+      const exact = (entry.field === undefined ? '' : `${entry.field}\u0000`) + foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;
         return;
       }
       seen.add(exact);
-      if (entry.words.length < MIN_WORDS_FOR_NEAR) return;
+      if (entry.words.length < MIN_WORDS_FOR_NEAR || entry.field !== undefined) return;
       const rare = rarestTwo(entry.words, vocabulary);
       const candidates = earlierCandidates(rare, byRareWord);
       if (candidates.length > 0) {
@@ -51,8 +62,13 @@ export const dedupe: Pass = {
   },
 };
 
+/** "Label: value" on a line of its own, a label of at most four words: a field of a record. */
+const FIELD = /^[^\S\n]*[\p{L}][\p{L}\p{N} ._/-]{0,40}:[^\S\n]+[^\n]{1,80}$/u;
+
 interface Entry {
   sentence: Sentence;
+  /** For a field, the section it stands in (see FIELD). */
+  field?: number;
   /** Ids of the sentence's distinct words. */
   words: number[];
   /** See lockedKey; computed only for sentences that have near-repeat candidates. */

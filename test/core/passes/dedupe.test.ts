@@ -13,6 +13,13 @@ describe('core/passes/dedupe', () => {
     assert.equal(dd('Read this:\n%%%\nThe report is late.\n%%%\nSummarise it.'), 'Read this:\n%%%\nThe report is late.\n%%%\nSummarise it.');
   });
 
+  it("keeps a record's field that repeats under another heading ('Applies to: all offices' of two documents), not within one", () => {
+    const docs = '### Document 1\nID: HR-112\nApplies to: all offices\n\nParents get 16 weeks.\n\n### Document 2\nID: FIN-031\nApplies to: all offices\n\nFlights are economy.';
+    assert.equal(dd(docs), docs);
+    assert.equal(dd('### Document 1\nApplies to: all offices\nApplies to: all offices\n\nParents get 16 weeks.'), '### Document 1\nApplies to: all offices\n\nParents get 16 weeks.');
+    assert.equal(dd('## Rules\nAnswer in English.\n\n## Style\nAnswer in English.'), '## Rules\nAnswer in English.\n\n## Style');
+  });
+
   it('removes near repeats that share the same protected spans', () => {
     assert.equal(
       dd('Always return the final answer as valid JSON. Be brief. Always return the final answer as valid JSON please.'),
