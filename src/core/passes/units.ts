@@ -402,6 +402,8 @@ export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, toke
     if (!sentence.instruction && !hasConstraint(main)) continue;
     // "… and — when they're interested — get them to …": a dash that closes an aside opens none.
     if (/\s[—–]\s/.test(main)) continue;
+    // "**If you discover a gap mid-implementation** — pause and ask …": what follows a condition is what to do.
+    if (CONDITION.test(main) && !/[,;]/.test(main)) continue;
     clausesOf.set(sentence, clauses);
     const asideCost = tokenizer.count(aside);
     const core: Unit = Object.assign(whole, { cost: Math.max(1, whole.cost - asideCost), clause: 0 });
@@ -409,6 +411,9 @@ export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, toke
   }
   return [whole];
 }
+
+// A clause that only states a condition: "If …", "When …", "Wenn …", "Si …", "Cuando …", "Se …".
+const CONDITION = /^[^\p{L}]*(?:if|when|whenever|unless|once|in case|wenn|falls|sobald|si|quand|lorsque|cuando|se|quando|caso)(?![\p{L}])/iu;
 
 // What turns a clause into the rule's other branch: "— in that case tell them …", "— otherwise …".
 export const CONSEQUENCE = /^(?:otherwise|in that case|in which case|if so|if not|instead|sonst|andernfalls|sinon|dans ce cas|si no|en ese caso|senão|nesse caso)(?![\p{L}])/iu;

@@ -22,12 +22,12 @@ const VERB_OPENERS = new Set(
     'compose compute condense configure confirm connect contact continue contrast convey copy count cover ' +
     'crop cross cut debug decide declare decline decode deduplicate default defer delete deliver demonstrate ' +
     'deny deploy derive detail detect determine develop diagnose disable discard discuss dispatch display ' +
-    'divide document download drop dump echo elaborate email emit emphasize emphasise employ ' +
+    'divide document download drop dump echo elaborate eliminate email emit emphasize emphasise employ ' +
     'enable encode encourage end enforce enrich enter enumerate escalate escape establish estimate examine ' +
     'exclude execute expand expect explore export expose fetch fill filter finish flag flatten forecast ' +
-    'forget forward frame gather go greet group guess guide handle highlight hide hold import indent infer ' +
+    'forget forward frame gather get go greet group guess guide handle highlight hide hold import indent infer ' +
     'inform insert inspect install interpret introduce invent investigate invite invoke isolate join judge ' +
-    'justify link load locate lock log look lower map mark match measure merge migrate minimize minimise ' +
+    'justify leave link load locate lock log look lower map mark match measure merge migrate minimize minimise ' +
     'mirror model modify monitor move name narrate negotiate normalize normalise notify number omit open ' +
     'optimize optimise order organize organise outline paraphrase parse paste pause pay pick pin place plan ' +
     'play point polish populate post predict prepare prepend present preserve press prevent print prioritize ' +
@@ -52,6 +52,8 @@ const OBJECT_WORD = /^(?:the|a|an|this|that|these|those|my|our|your|its|their|it
  * …", "Support wants two …", "Order IDs are …").
  */
 function opensObject(second: string | undefined, third: string | undefined): boolean {
+  // "Pause and ask …": two imperatives ("Order and shipping are …": two nouns).
+  if (second !== undefined && /^(?:and|or)$/i.test(second) && third !== undefined) return IMPERATIVE_OPENERS.has(third.toLowerCase()) || VERB_OPENERS.has(third.toLowerCase());
   if (second === undefined || NOT_AFTER_VERB.test(second)) return false;
   if (OBJECT_WORD.test(second)) return true;
   if (PAST.test(second) || (THIRD_PERSON.test(second) && third !== undefined && (OBJECT_WORD.test(third) || FOLLOWS_VERB.test(third)))) return false;

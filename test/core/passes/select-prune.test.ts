@@ -669,6 +669,22 @@ describe('core/passes/select', () => {
     assert.ok(optimize({ text, budget: '100%', mode: 'strict' }).text.includes('— it has been replaced by date-fns everywhere else.'));
   });
 
+  it('never takes what follows a condition for an aside ("**If you find a gap mid-implementation** — pause and ask …")', () => {
+    const text = [
+      'You implement Apex triggers for our Salesforce org.', '',
+      '- **If you discover a gap or ambiguity mid-implementation** — pause and ask rather than making your own decision',
+      '- **When a spec names no sharing model** — it is usually an oversight on their side, to be fair',
+      '- Never hardcode record IDs; they differ between orgs.',
+      '- Put every SOQL query in a selector class.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      // Before, "- **If you discover a gap or ambiguity mid-implementation**" was kept alone: a condition without its rule.
+      if (out.includes('If you discover a gap')) assert.ok(out.includes('— pause and ask rather than making your own decision'), `${percent}%\n${out}`);
+      if (out.includes('When a spec names')) assert.ok(out.includes('usually an oversight on their side'), `${percent}%\n${out}`);
+    }
+  });
+
   it('never cuts a sentence at a dash that opens or closes an aside inside it ("…, and — when they are interested — get them to …")', () => {
     const text = [
       'Answer questions from visitors, help them pick a plan, and — when they are interested — get them to book a demo.',

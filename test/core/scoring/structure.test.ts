@@ -27,6 +27,11 @@ describe('core/scoring/structure', () => {
     'Escalate when the customer asks for a human.',
     'Drop the perfectionism remark.',
     "Today, let's focus on how dependency injection works in Angular.",
+    // Two imperatives, and verbs that were missing.
+    'Pause and ask rather than making your own decision.',
+    'Leave the generated files alone.',
+    'Get the ticket ID from the URL.',
+    'Eliminate until one remains.',
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 
@@ -45,6 +50,8 @@ describe('core/scoring/structure', () => {
     'Document 1',
     'Style',
     'Today the team shipped the release.',
+    'Order and shipping are handled by the operations team.',
+    'Leave requests are approved by HR.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
 
