@@ -94,8 +94,14 @@ function isHardWrap(text: string, newline: number): boolean {
   // The next line goes on in lower case or with an inline code span or a bracket ("…the corresponding
   // module's\n`variables.tf`. Any …"), after a word or a code span ("Use `PASS WITH CAVEATS`\nonly
   // for …").
-  return /[\p{Ll},;`]/u.test(before) && after !== null && /[\p{Ll}`(]/u.test(after[0]) && !text.startsWith('\n', newline + 1);
+  if (after === null || text.startsWith('\n', newline + 1)) return false;
+  if (/[\p{Ll},;`]/u.test(before) && /[\p{Ll}`(]/u.test(after[0])) return true;
+  // A line that stops on a word no sentence ends with ("… each selected module's\nREADME and …") goes on
+  // into the next line whatever its case, unless that line opens an item.
+  return /[\p{L}`]/u.test(after[0]) && OPEN_ENDED.test(text.slice(Math.max(0, newline - 16), newline)) && !LIST_LINE.test(text.slice(newline + 1, newline + 8));
 }
+const OPEN_ENDED = /(?:\p{L}['’]s|(?<![\p{L}])(?:the|a|an|and|or|of|to|in|on|for|with|by|from|at|each|every|your|our|their|its|der|die|das|und|le|la|les|et|de|el|los|las|y|o|e|os|as))$/iu;
+const LIST_LINE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
 
 // A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".
 const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines)\s+\d{1,3}$/iu;

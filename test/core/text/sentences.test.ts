@@ -50,6 +50,9 @@ describe('core/text/sentences', () => {
     ['a shell command whose quoted pattern ends in a period, before its redirect',
       'grep -rn "^import React" src/ | grep -v "\\.test\\." 2>/dev/null\nRun it from the root. Read "the docs." 2 tests fail.',
       ['grep -rn "^import React" src/ | grep -v "\\.test\\." 2>/dev/null', 'Run it from the root.', 'Read "the docs."', '2 tests fail.']],
+    ['a hard-wrapped sentence whose line stops on a word no sentence ends with',
+      "Always verify each selected module's\nREADME and `variables.tf`. Read the\nDocs first. Be concise\nUse bullet points",
+      ["Always verify each selected module's\nREADME and `variables.tf`.", 'Read the\nDocs first.', 'Be concise', 'Use bullet points']],
     ['Arabic question mark', 'ما هي عاصمة بولندا؟ وارسو هي العاصمة.', ['ما هي عاصمة بولندا؟', 'وارسو هي العاصمة.']],
   ];
   for (const [name, text, expected] of cases) it(`splits ${name}`, () => assert.deepEqual(split(text), expected));
