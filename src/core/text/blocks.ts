@@ -36,6 +36,19 @@ export interface Range {
  * `opens(start, end)`: whether a closed ```markdown fence over those offsets is read as Markdown inside
  * its two fence lines instead of as one code block (a template too long to keep whole, see segment).
  */
+const MAX_EXPRESSION_LINES = 200;
+
+/** Opening minus closing braces of a line. */
+function braceDepth(line: string): number {
+  let depth = 0;
+  for (let k = 0; k < line.length; k++) {
+    const c = line.charCodeAt(k);
+    if (c === 0x7b) depth++;
+    else if (c === 0x7d) depth--;
+  }
+  return depth;
+}
+
 export type FenceOpener = (start: number, end: number) => boolean;
 
 export function* scanBlocks(text: string, opens?: FenceOpener): Generator<Range> {
@@ -166,6 +179,10 @@ class Scanner {
       return this.prose(i, this.paragraphEnd(i, to), to);
     }
     if (TAG_LINE.test(t)) return this.emit('markup', i, i + 1);
+    // A template expression left open at the line's end ("${FOCUS == "All" ?" … ": ""}") is one block to
+    // the line that closes it: cut apart, it breaks.
+    const expression = t.includes('${') ? this.expressionEnd(i, to) : -1;
+    if (expression > i) return this.emit('code', i, expression + 1);
     // A table as the rules before CommonMark saw it (a delimiter row, or rows led by `|`): much faster
     // than markdown-it's table rule, which makes tokens of every cell.
     const table = t.includes('|') ? matchTable(this.line, i, to) : -1;
@@ -173,6 +190,18 @@ class Scanner {
     const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to);
     if (data !== null) return this.emit('data', i, data + 1);
     return this.markdown(i, to);
+  }
+
+  /** The line that closes the `${…}` expression line i leaves open, or -1 (none open, or none closes it in reach). */
+  private expressionEnd(i: number, to: number): number {
+    const first = this.line(i);
+    let depth = braceDepth(first.slice(first.indexOf('${')));
+    if (depth <= 0) return -1;
+    for (let k = i + 1; k < Math.min(to, i + MAX_EXPRESSION_LINES); k++) {
+      depth += braceDepth(this.line(k));
+      if (depth <= 0) return k;
+    }
+    return -1;
   }
 
   private markdown(i: number, to: number): number {

@@ -786,6 +786,18 @@ describe('core/passes/select', () => {
       assert.ok(fences === 0 || (fences === 2 && /- Rule \d/.test(out)), `${budget}: both fence lines with content, or neither\n${out}`);
     }
   });
+
+  it('keeps a template expression that spans lines (${LEVEL == "Minimal" ? `…` : ""}) whole or not at all, in a template read as Markdown', () => {
+    const expression = (level: string) => [`\${LEVEL == "${level}" ? `, ...Array.from({ length: 4 }, (_, i) => `${i ? '' : '`'}- ${level} rule ${i + 1}: document parameters the way the existing code of layer ${i + 1} does.`), '` : ""}'].join('\n');
+    const template = ['```markdown', '## Documentation', '', expression('Minimal'), '', expression('Standard'), '', expression('Full'), '```'].join('\n');
+    const text = `Never invent a documentation style.\n\n${template}`;
+    for (const budget of ['30%', '45%', '60%', '75%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      // Before, "${LEVEL == "Minimal" ? " was kept without the ": ""}" that closes it.
+      assert.equal(out.match(/\$\{/g)?.length ?? 0, out.match(/: ""\}/g)?.length ?? 0, `${budget}\n${out}`);
+      if (budget !== '30%') assert.ok(/rule 1/.test(out), `${budget}: the template went whole\n${out}`);
+    }
+  });
 });
 
 describe('core/passes/prune', () => {
