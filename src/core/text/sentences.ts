@@ -130,11 +130,13 @@ const isWordOrDot = (text: string, i: number): boolean => {
  * option ('grep -v "\\.test\\." 2>/dev/null'). It ends the command before it, no sentence of its own.
  */
 function isCodeTail(text: string, from: number): boolean {
-  let end = text.indexOf('\n', from);
-  if (end < 0) end = text.length;
-  return end - from <= MAX_CODE_TAIL && CODE_TAIL.test(text.slice(from, end));
+  // Most sentences go on past a space within a few characters: only a lone token is sliced.
+  let end = from;
+  while (end < text.length && end - from <= MAX_CODE_TAIL && !/\s/.test(text[end]!)) end++;
+  if (end - from > MAX_CODE_TAIL || (end < text.length && !/^[^\S\n]*(?:\n|$)/.test(text.slice(end, end + 8)))) return false;
+  return CODE_TAIL.test(text.slice(from, end));
 }
-const CODE_TAIL = /^\S*[<>/|&=\\]\S*\s*$/;
+const CODE_TAIL = /[<>/|&=\\]/;
 const MAX_CODE_TAIL = 80;
 
 function nextNonSpace(text: string, from: number): number {
