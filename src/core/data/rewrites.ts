@@ -379,5 +379,7 @@ export const COURTESY =
  * literal and none of ASIDE_GUARD's words (a sentence that also instructs stays).
  */
 export const ASIDE =
-  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one)\b/i;
+  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether|otherwise)|(?:that|this|it) should be (?:enough|plenty)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one)\b/i;
+/** "… that should be enough info": the one "should" an aside may hold (see ASIDE_GUARD). */
+export const ENOUGH_SAID = /\b(?:that|this|it) should be (?:enough|plenty)\b/gi;
 export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?)\b/i;

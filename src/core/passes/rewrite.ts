@@ -1,4 +1,4 @@
-import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, OPENERS, REWRITES } from '../data/rewrites';
+import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, ENOUGH_SAID, OPENERS, REWRITES } from '../data/rewrites';
 import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
 import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
@@ -267,7 +267,7 @@ const MAX_SELF_REMARK_WORDS = 9;
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
-  if (!ASIDE.test(text) || ASIDE_GUARD.test(text)) return false;
+  if (!ASIDE.test(text) || ASIDE_GUARD.test(text.replace(ENOUGH_SAID, ''))) return false;
   // "Sorry, the server crashes on large uploads.": the apology opens a sentence that says something.
   const said = INTERJECTION.exec(text);
   if (said) {

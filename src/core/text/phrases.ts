@@ -33,9 +33,14 @@ const NOT_A_VERB_WORDS = ['have', 'had', 'has', 'not'];
 // A contraction cannot end its clause: "who they are and what" never becomes "who they're and what".
 const CLAUSE_OPENERS = ['and', 'or', 'but', 'nor', 'so', 'yet', 'because', 'if', 'when', 'while', 'then', 'than', 'as'];
 
+// After "I think that", these make "that" the subject ("I think that should be enough"), not a conjunction.
+const THAT_SUBJECT_WORDS = ['should', 'would', 'could', 'will', 'can', 'might', 'must', 'may', 'is', 'was', 'sounds', 'seems', 'works', 'makes', 'looks'];
+
 // One vocabulary for every dictionary, so a piece's words are scanned to the same ids.
-const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS, CLAUSE_OPENERS));
+const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS, CLAUSE_OPENERS, THAT_SUBJECT_WORDS));
 const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
+const THAT = VOCABULARY.id('that');
+const THAT_SUBJECT = new Set(THAT_SUBJECT_WORDS.map((w) => VOCABULARY.id(w)));
 const OPENS_CLAUSE = new Set(CLAUSE_OPENERS.map((w) => VOCABULARY.id(w)));
 
 /**
@@ -135,8 +140,9 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
     if (scanned.ids[first + k] !== phrase.words[k]) return false;
     if (k > 0 && !onlyWhitespace(text, scanned.ends[first + k - 1]!, scanned.starts[first + k]!)) return false;
   }
-  if (!phrase.only) return true;
   const next = first + n;
+  if (phrase.words[n - 1] === THAT && n > 1 && next < scanned.count && THAT_SUBJECT.has(scanned.ids[next]!)) return false;
+  if (!phrase.only) return true;
   if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!)) return false;
   return phrase.only === 'beforeWord' ? !OPENS_CLAUSE.has(scanned.ids[next]!) : !NOT_A_VERB.has(scanned.ids[next]!);
 }

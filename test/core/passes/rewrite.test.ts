@@ -249,6 +249,9 @@ describe('core/passes/rewrite', () => {
     ["Fix the bug. I hope that's clear enough, it's a bit of a weird situation, I know.", 'Fix the bug.'],
     ['Fix the bug. Let me know if you need any more context, happy to share.', 'Fix the bug.'],
     ['Fix the bug. Thanks a million for this!', 'Fix the bug.'],
+    // Before, the hedge went alone and left "Should be enough info, let me know otherwise."
+    ['Fix the bug. I think that should be enough info, let me know otherwise.', 'Fix the bug.'],
+    ['I think that is the wrong endpoint.', "I think that's the wrong endpoint."],
     ["Fix the bug. You're a star.", 'Fix the bug.'],
     ['Fix the bug. Hey, sorry to bother you with this, it is probably something silly.', 'Fix the bug.'],
     ['Thanks to the new cache, builds are fast.', 'Thanks to the new cache, builds are fast.'],
