@@ -244,7 +244,7 @@ const MAX_LEANING_WORDS = 10;
 
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "Does it …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
-const CONTINUES = /^[^\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|es decir|entonces|si no|c'est-à-dire|sinon|alors|ou seja|então|senão)(?![\p{L}])|^(?:然后|否则|也就是说|つまり|その場合)/iu;
+const CONTINUES = /^[^\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|in diesem fall|in dem fall|es decir|entonces|si no|en ese caso|en este caso|en tal caso|c'est-à-dire|sinon|alors|dans ce cas|ou seja|então|senão|nesse caso|neste caso|em tal caso)(?![\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

@@ -669,6 +669,20 @@ describe('core/passes/select', () => {
     assert.ok(optimize({ text, budget: '100%', mode: 'strict' }).text.includes('— it has been replaced by date-fns everywhere else.'));
   });
 
+  it('keeps a sentence that opens on "in that case" in any language ("Nesse caso …", "Dans ce cas …") only with the case before it', () => {
+    const pt = [
+      'Extraia os dados do contrato de locação abaixo e devolva só o JSON.',
+      'O campo `data_inicio` usa o formato AAAA-MM-DD.',
+      'Observação sobre a multa: normalmente o contrato diz algo como "multa equivalente a três aluguéis, proporcional ao tempo restante".',
+      'Nesse caso o campo `multa_rescisoria_alugueis` deve ser o número de aluguéis (3), sem calcular a proporção.',
+      'O campo `indice_reajuste` só pode ser "IGP-M", "IPCA" ou "outro".',
+    ].join(' ');
+    // Before, "Nesse caso … (3) …" was kept alone at 50%: the count read as a fixed value.
+    keptOnlyWith(pt, 'Nesse caso', 'Observação sobre a multa', 'a case without the case it names');
+    const fr = "Répondez en français. Si le client signale une fuite d'eau en cours, demandez-lui de couper l'arrivée d'eau. Dans ce cas, donnez aussi le numéro d'assistance 09 70 11 11 11. Citez toujours l'article des conditions générales.";
+    keptOnlyWith(fr, 'Dans ce cas', "Si le client signale une fuite", 'a case without the case it names');
+  });
+
   it('never takes what follows a condition for an aside ("**If you find a gap mid-implementation** — pause and ask …")', () => {
     const text = [
       'You implement Apex triggers for our Salesforce org.', '',
