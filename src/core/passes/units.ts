@@ -72,6 +72,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     // A list item leans on the item just before it at its depth ("- Is the code testable?", then "- Does
     // it follow team conventions?"), other text on the paragraph before.
     const carriedIn = listItem ? (lastItem && lastItem.indent === indent && lastItem.end === at - 1 ? lastItem.unit : undefined) : carried;
+    // The list just before, for a paragraph that names its items ("If you cannot explain these points, STOP").
+    const afterList = !listItem && lastItem && lastItem.end === at - 1 ? lastItem.unit : undefined;
     carried = undefined;
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
@@ -125,6 +127,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
+        else if (afterList && sentence === kept[0] && LIST_REFERENCE.test(text) && !/[:：]\s*$/.test(text)) whole.head = afterList;
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
         // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
         if (sentence.speaker) {
@@ -179,6 +182,9 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+// "If you cannot clearly explain these points, STOP": the points are the items just before.
+const LIST_REFERENCE = /(?<![\p{L}])(?:these|the above)\s+(?:\p{L}+\s+)?(?:points|steps|rules|items|guidelines|requirements|instructions|checks|criteria|principles)(?![\p{L}])(?!\s*(?:below|that follow|:))/iu;
 
 // "(Refer to https://learn.microsoft.com/… for details.)": a sentence in brackets remarks on the one before.
 const PARENTHETICAL = /^\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）][.。]?\s*$/u;

@@ -683,6 +683,21 @@ describe('core/passes/select', () => {
     keptOnlyWith(fr, 'Dans ce cas', "Si le client signale une fuite", 'a case without the case it names');
   });
 
+  it('keeps a paragraph that names the list before it ("If you cannot explain these points, STOP …") only with that list', () => {
+    const text = [
+      'You are a .NET architect who reviews designs for our payments platform.', '',
+      '## Thinking process', '',
+      '1. **Show your analysis**: name the aggregates, the domain events and the services involved.',
+      '2. **Validate the plan**: say which tests will be needed and how they will be named.', '',
+      '**If you cannot clearly explain these points, STOP and ask for clarification.**', '',
+      '## Testing', '',
+      'Name tests MethodName_Condition_ExpectedResult and never share state between tests.',
+      'Run dotnet test before every commit; a red build is never merged.',
+    ].join('\n');
+    // Before, the warning was kept at 25% with no point before it.
+    keptOnlyWith(text, 'these points', 'which tests will be needed', 'a reference to a list that went', 15);
+  });
+
   it('never takes what follows a condition for an aside ("**If you find a gap mid-implementation** — pause and ask …")', () => {
     const text = [
       'You implement Apex triggers for our Salesforce org.', '',
