@@ -36,19 +36,6 @@ export interface Range {
  * `opens(start, end)`: whether a closed ```markdown fence over those offsets is read as Markdown inside
  * its two fence lines instead of as one code block (a template too long to keep whole, see segment).
  */
-const MAX_EXPRESSION_LINES = 200;
-
-/** Opening minus closing braces of a line. */
-function braceDepth(line: string): number {
-  let depth = 0;
-  for (let k = 0; k < line.length; k++) {
-    const c = line.charCodeAt(k);
-    if (c === 0x7b) depth++;
-    else if (c === 0x7d) depth--;
-  }
-  return depth;
-}
-
 export type FenceOpener = (start: number, end: number) => boolean;
 
 export function* scanBlocks(text: string, opens?: FenceOpener): Generator<Range> {
@@ -632,4 +619,18 @@ function matchYaml(line: LineAt, i: number, to: number): number | null {
   const last = j - 1;
   const count = last - i + 1;
   return count >= 2 && (nested || (count >= 3 && shortValues)) ? last : null;
+}
+
+/** How far a `${…}` expression may run before it is taken for no expression at all. */
+const MAX_EXPRESSION_LINES = 200;
+
+/** Opening minus closing braces of a line. */
+function braceDepth(line: string): number {
+  let depth = 0;
+  for (let k = 0; k < line.length; k++) {
+    const c = line.charCodeAt(k);
+    if (c === 0x7b) depth++;
+    else if (c === 0x7d) depth--;
+  }
+  return depth;
 }
