@@ -248,9 +248,16 @@ const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them|they|their)(?![\p{L}])/iu;
 const MAX_LEANING_WORDS = 10;
 
+// Openers of a rule's other branch, of a clause or of a sentence: "otherwise", "in that case", "Nesse caso".
+const OTHER_BRANCH =
+  'otherwise|in that case|in which case|if so|if not|instead|sonst|andernfalls|in diesem fall|in dem fall|sinon|dans ce cas|si no|en ese caso|en este caso|en tal caso|senão|nesse caso|neste caso|em tal caso';
+
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "Does it …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
-const CONTINUES = /^[^\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\s)|then|that means|this means|that is|without (?:it|this|that)|otherwise|in that case|if so|if not|however|nevertheless|nonetheless|instead|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|sonst|in diesem fall|in dem fall|es decir|entonces|si no|en ese caso|en este caso|en tal caso|c'est-à-dire|sinon|alors|dans ce cas|ou seja|então|senão|nesse caso|neste caso|em tal caso)(?![\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)/iu;
+const CONTINUES = new RegExp(
+  `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)`,
+  'iu',
+);
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;
@@ -422,7 +429,7 @@ export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, toke
 const CONDITION = /^[^\p{L}]*(?:if|when|whenever|unless|once|in case|wenn|falls|sobald|si|quand|lorsque|cuando|se|quando|caso)(?![\p{L}])/iu;
 
 // What turns a clause into the rule's other branch: "— in that case tell them …", "— otherwise …".
-export const CONSEQUENCE = /^(?:otherwise|in that case|in which case|if so|if not|instead|sonst|andernfalls|sinon|dans ce cas|si no|en ese caso|senão|nesse caso)(?![\p{L}])/iu;
+export const CONSEQUENCE = new RegExp(`^(?:${OTHER_BRANCH})(?![\\p{L}])`, 'iu');
 
 /** Whether a trailing clause only remarks: no part of it instructs, constrains, names or quotes. */
 function saysAside(aside: string, english: boolean): boolean {
