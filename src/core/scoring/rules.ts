@@ -44,13 +44,13 @@ const hasWide = (text: string): boolean => {
 
 // A constraint: a negation, a limit, a condition or an exact requirement, in the languages the product ships.
 const CONSTRAINT = new Phrases(
-  "not | no | never | none | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | shouldn't | " +
+  "not | no | never | none | nothing | nobody | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | shouldn't | " +
     'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
     'exactly | at most | at least | nothing else | nothing but | if | ' +
-    'nicht | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
-    'nunca | jamás | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
-    'ne | jamais | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
-    'não | apenas | somente | sempre | deve | devem | sem | exceto',
+    'nicht | nichts | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
+    'nunca | jamás | nada | ningún | ninguna | ninguno | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
+    'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
+    'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto',
   ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能'],
   ["n'", 'n’'],
 );
@@ -89,10 +89,11 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
 
 /**
  * Talk about the prompt itself, not to the model. A sentence that also states a fact the reader cannot
- * guess ("I'm not sure about this: we have 4 million rows") says something, whatever it opens with.
+ * guess ("I'm not sure about this: we have 4 million rows", "… of `order_id`") says something, whatever it
+ * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && !hasCode(text)) ||
+  ((META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0) ||
   describesItself(text, scanned);
 
 // "This file is for any AI coding agent (Codex, Claude, …) working in this repo": the prompt saying what
@@ -184,15 +185,16 @@ function classOf(text: string, i: number): number {
  * underscore, a run of capitals as in E-4021 or HTTP, camelCase) and names (a capitalised word after
  * the first). Every sentence is read on every ranking: a table lookup per character, no pattern.
  */
-function specifics(text: string): { codes: number; names: number } {
+function specifics(text: string): { codes: number; names: number; marked: number } {
   let codes = 0;
   let names = 0;
+  let marked = 0; // codes with a digit, an underscore or an inner capital: not a bare acronym
   let words = 0;
   const n = text.length;
   for (let i = 0; i < n; ) {
     let k = classOf(text, i);
     while (k === GAP || k === EDGE) {
-      if (++i >= n) return { codes, names };
+      if (++i >= n) return { codes, names, marked };
       k = classOf(text, i);
     }
     // A name: a capital, then a small letter ("Acme", not "I" or "HTTP"), preceded by white space.
@@ -209,11 +211,12 @@ function specifics(text: string): { codes: number; names: number } {
         previousLower = false;
       } else previousLower = k === LOWER;
     }
+    if (mark || camel) marked++;
     if (mark || capitals >= 2 || camel) codes++;
     else if (words > 0 && startsName) names++;
     words++;
   }
-  return { codes, names };
+  return { codes, names, marked };
 }
 
 /**

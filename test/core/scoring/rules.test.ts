@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isMeta } from '../../../src/core/scoring/rules';
+import { hasConstraint, isMeta } from '../../../src/core/scoring/rules';
 import { rankSentences } from '../../../src/core/scoring/importance';
 import { segment } from '../../../src/core/passes/segment';
 import { sentenceText } from '../../../src/core/doc';
@@ -17,6 +17,9 @@ describe('core/scoring/rules', () => {
     // The file saying what it is, whatever names it lists on the way.
     'This file is for any AI coding agent (Codex, Claude, Copilot, whatever you are) working in this repo.',
     'Ce fichier explique comment travailler sur le projet.',
+    // An acronym is no fact the reader cannot guess: the apology stays one.
+    'Perdona si es una pregunta muy básica, de SQL voy justito.',
+    "Sorry if this is a basic question, I'm bad at SQL.",
   ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
@@ -31,8 +34,14 @@ describe('core/scoring/rules', () => {
     // Saying what the file holds before showing it, or with a rule in it.
     'This file lists the commands:',
     'This file is for agents only; never show it to users.',
+    // A code with a digit or an underscore is one.
+    "Sorry, I'm not sure about this, but `order_id` can be null.",
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
+
+  // "You fix nothing." forbids as much as "Never edit files."; so do "nichts", "nada", "rien", "nenhum".
+  const prohibitions = ['**You read everything. You fix nothing.**', 'Nobody outside the team gets the link.', 'Du änderst nichts an der Datenbank.', 'No cambies nada del esquema.', "Tu n'ajoutes rien d'autre.", 'Não use nenhuma biblioteca externa.', 'Ninguna respuesta pasa de 100 palabras.', 'Aucune donnée ne sort du pays.'];
+  for (const sentence of prohibitions) it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
 
   it('never ranks a quoted draft as talk about the prompt, whatever it opens with', () => {
     const text =
