@@ -46,7 +46,7 @@ const hasWide = (text: string): boolean => {
 const CONSTRAINT = new Phrases(
   "not | no | never | none | nothing | nobody | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | shouldn't | " +
     'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
-    'exactly | at most | at least | nothing else | nothing but | if | ' +
+    'exactly | at most | at least | if | ' +
     'nicht | nichts | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
     'nunca | jamás | nada | ningún | ninguna | ninguno | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
     'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
