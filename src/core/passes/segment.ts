@@ -3,6 +3,7 @@ import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { isSaidToReader } from './rewrite';
+import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
 import { findProtectedSpans, withUnsplit } from '../text/inline';
@@ -117,6 +118,10 @@ function markLeadIns(blocks: Block[]): void {
     // is split off as the lead-in; the sentences before it stay prose.
     if (block.sentences.length > 1) {
       if (isListItem(block) || !/[:：]$/.test(sentenceText(last)) || last.pinned) continue;
+      // "If a test fails, do not delete it. Mark it with `it.skip` … in this form:" before its template stays
+      // one paragraph: what announces the block says nothing without the sentence before (see select's
+      // announceBlocks, which keeps it with the block, and with that sentence).
+      if (next.kind !== 'prose' && leansWithin(sentenceText(last))) continue;
       blocks.splice(i, 1, ...splitAfter(block, block.sentences.length - 2));
       continue; // the lead-in is read next
     }

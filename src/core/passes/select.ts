@@ -87,6 +87,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   rankPointedInput(doc, entries);
   rankNamedTable(doc, entries, budget);
   pointAtBlocks(doc, entries, strict);
+  keepWhatKeptLeansOn(entries);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
   const pinnedUnits = new Set<Unit>();
@@ -177,6 +178,27 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
+}
+
+/**
+ * What relaxed mode keeps whatever the budget keeps what it leans on: "Mark it with `it.skip` and put a
+ * comment … in exactly this form:", kept with its template, is kept with "If a migrated test fails …, do
+ * not delete the test." before it in its paragraph, or it would read as a rule for every test.
+ */
+function keepWhatKeptLeansOn(entries: readonly Entry[]): void {
+  const entryOf = new Map<Unit, Entry>();
+  for (const entry of entries) entryOf.set(entry.unit, entry);
+  for (const entry of entries) {
+    if (!entry.kept) continue;
+    for (let head = entry.unit.head, unit = entry.unit; head; unit = head, head = head.head) {
+      const leaned = entryOf.get(head);
+      if (!leaned || leaned.kept || head.parent !== unit.parent) break;
+      leaned.kept = true;
+      // The last resort of the pipeline drops the least valuable sentence first: never what is leaned on.
+      const dependent = Math.max(...unit.sentences!.map((s) => s.score));
+      for (const sentence of head.sentences!) sentence.score = Math.max(sentence.score, dependent);
+    }
+  }
 }
 
 /**

@@ -123,7 +123,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (REFERS_BACK.test(text) || (leaning && leansOn(text, before)) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
+        if (before && (REFERS_BACK.test(text) || (leaning && (leansOn(text, before) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -182,6 +182,9 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+/** Says nothing without the sentence before it in its paragraph (see leansOnPrevious and VERB_OBJECT). */
+export const leansWithin = (text: string): boolean => leansOnPrevious(text) || VERB_OBJECT.test(text);
 
 // "If you cannot clearly explain these points, STOP": the points are the items just before.
 const LIST_REFERENCE = /(?<![\p{L}])(?:these|the above)\s+(?:\p{L}+\s+)?(?:points|steps|rules|items|guidelines|requirements|instructions|checks|criteria|principles)(?![\p{L}])(?!\s*(?:below|that follow|:))/iu;
@@ -247,6 +250,11 @@ const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
 // sure they're not competing articles.".
 const OBJECT_PRONOUN = /^[^\p{L}]*(?:[\p{L}'’]+\s+){1,3}(?:it|them|they|their)(?![\p{L}])/iu;
 const MAX_LEANING_WORDS = 10;
+// The object of the verb that opens an instruction, whatever its length, is in the sentence before it in
+// its paragraph: "… do not delete the test. Mark it with `it.skip` and put a comment directly above it …";
+// not the "it" of "Make it clear that …" or "Keep it short". A list item's "Address it to …" names the
+// deliverable, not the item before.
+const VERB_OBJECT = /^[^\p{L}]*(?!(?:make|keep|let|take|get|leave)\s)\p{L}+\s+(?:it|them)\s+(?!(?:clear|short|simple|brief|concise|easy|sure|open|in mind|as is)(?![\p{L}]))/iu;
 
 // Openers of a rule's other branch, of a clause or of a sentence: "otherwise", "in that case", "Nesse caso".
 const OTHER_BRANCH =

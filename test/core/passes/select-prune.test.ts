@@ -163,6 +163,25 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, 'Then ask', '## Context map for', '"Then ask" without the step before it');
   });
 
+  it('keeps what announces a block kept in relaxed mode with the sentence it leans on ("Mark it with `it.skip` …:" after its condition)', () => {
+    const text = [
+      '# Moving the unit tests from Jest to Vitest', '',
+      'Work through the files in `src/` one folder at a time and open a separate pull request for each folder you finish.',
+      'Use the `vi` helpers instead of the `jest` globals, and keep every assertion exactly as it was written before.', '',
+      '## Failing tests', '',
+      "If a migrated test fails and you can't fix it inside its own file, do not delete the test. Mark it with `it.skip` and put a comment directly above it in exactly this form:", '',
+      '```\n// TODO(vitest-migration): <one-line reason>\n```', '',
+      'Never skip a whole `describe` block because one of its tests fails.', '',
+      '## Checking your work', '',
+      'Run `npx vitest run --changed` before you push, and make sure the number of type errors did not go up because of your changes.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'relaxed' }).text;
+      assert.ok(out.includes('// TODO(vitest-migration)'), `${percent}%: relaxed mode keeps the code block`);
+      if (out.includes('Mark it with')) assert.ok(out.includes('If a migrated test fails'), `${percent}%: "Mark it" would read as a rule for every test\n${out}`);
+    }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
