@@ -131,9 +131,24 @@ export const isFixedBlock = (block: Block): boolean =>
 export const isGone = (block: Block): boolean => block.removed || (block.kind === 'prose' && block.sentences.every((s) => s.removed));
 
 export function sentenceText(sentence: Sentence): string {
-  let text = '';
-  for (const piece of sentence.pieces) text += piece.text;
+  const pieces = sentence.pieces;
+  if (pieces.length === 1) return pieces[0]!.text;
+  // Every pass and every score reads the text many times: join it once while its pieces are unchanged
+  // (a joined string is flattened once by the first pattern that reads it, not at every call).
+  const cached = textCache.get(sentence);
+  if (cached !== undefined && cached.pieces === pieces && samePieces(cached.parts, pieces)) return cached.text;
+  const parts = pieces.map((piece) => piece.text);
+  const text = parts.join('');
+  textCache.set(sentence, { pieces, parts, text });
   return text;
+}
+
+const textCache = new WeakMap<Sentence, { pieces: readonly Piece[]; parts: readonly string[]; text: string }>();
+
+function samePieces(parts: readonly string[], pieces: readonly Piece[]): boolean {
+  if (parts.length !== pieces.length) return false;
+  for (let i = 0; i < parts.length; i++) if (parts[i] !== pieces[i]!.text) return false;
+  return true;
 }
 
 // Dedupe and ranking both read a sentence's words; passes run one after another on unchanged text.

@@ -13,13 +13,31 @@ const CUES: readonly [RegExp, AnswerType][] = [
   [/\b(what|which) [a-z]+\b/i, 'name'],
 ];
 
-const PATTERNS: Record<AnswerType, RegExp> = {
-  quantity: /\d/,
-  time: /\b(1[5-9]\d{2}|20\d{2})\b|\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/,
-  place: /\b(in|at|from|near) (the )?\p{Lu}\p{L}+/u,
-  person: /(?<=\p{L}[^.!?]*\s)\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+/u,
-  name: /(?<=\p{L}[^.!?]*\s)\p{Lu}\p{L}+/u,
+const PATTERNS: Record<AnswerType, (text: string) => boolean> = {
+  quantity: (text) => /\d/.test(text),
+  time: (text) => /\b(1[5-9]\d{2}|20\d{2})\b|\b(January|February|March|April|May|June|July|August|September|October|November|December)\b/.test(text),
+  place: (text) => /\b(in|at|from|near) (the )?\p{Lu}\p{L}+/u.test(text),
+  // A capitalised word (two for a person) that does not open its sentence: one that follows white space
+  // with a letter before it since the last ".", "!" or "?" (what `(?<=\p{L}[^.!?]*\s)` reads, without
+  // a look-behind of any length at every capital).
+  person: (text) => afterALetter(text, /\s(?=\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)/gu),
+  name: (text) => afterALetter(text, /\s(?=\p{Lu}\p{L}+)/gu),
 };
+
+const LETTER = /\p{L}/u;
+
+/** Whether a match of `space` (white space before a word) has a letter before it since the last sentence mark. */
+function afterALetter(text: string, space: RegExp): boolean {
+  space.lastIndex = 0;
+  for (let m = space.exec(text); m !== null; m = space.exec(text)) {
+    for (let j = m.index - 1; j >= 0; j--) {
+      const c = text[j]!;
+      if (c === '.' || c === '!' || c === '?') break;
+      if (LETTER.test(c)) return true;
+    }
+  }
+  return false;
+}
 
 export function answerTypes(task: string): AnswerType[] {
   return CUES.filter(([cue]) => cue.test(task)).map(([, type]) => type);
@@ -27,5 +45,5 @@ export function answerTypes(task: string): AnswerType[] {
 
 /** 1 when the sentence holds a literal of the asked-for kind, else 0. */
 export function answerTypeMatch(sentence: string, types: readonly AnswerType[]): number {
-  return types.some((type) => PATTERNS[type].test(sentence)) ? 1 : 0;
+  return types.some((type) => PATTERNS[type](sentence)) ? 1 : 0;
 }

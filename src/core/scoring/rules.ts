@@ -31,14 +31,20 @@ class Phrases {
           if (k === parts.length) return true;
         }
       }
-      for (const prefix of this.prefixes) if (word.startsWith(prefix)) return true;
+      for (let p = 0; p < this.prefixes.length; p++) if (word.startsWith(this.prefixes[p]!)) return true;
     }
     return this.cjk.length > 0 && hasWide(text) && this.cjk.some((phrase) => text.includes(phrase));
   }
 }
 
+// Each sentence is read by several phrase lists in turn: its scan for wide characters is remembered.
+let wideText = '';
+let wide = false;
 const hasWide = (text: string): boolean => {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x3040) return true;
+  if (text === wideText) return wide;
+  wideText = text;
+  wide = false;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x3040) return (wide = true);
   return false;
 };
 
