@@ -123,7 +123,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (REFERS_BACK.test(text) || (leaning && (leansOn(text, before) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -221,6 +221,9 @@ const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以
 
 // Says it of what the sentence before shows, with a task too: "Something along those lines is perfect".
 const REFERS_BACK = /(?<![\p{L}])(?:along (?:those|these|the same) lines|(?:something|anything) like (?:that|this|those)|like that one)(?![\p{L}])/iu;
+// Read on every sentence that has one before it: the pattern only where its words can be.
+const refersBack = (text: string): boolean => LIKE_OR_ALONG.test(text) && REFERS_BACK.test(text);
+const LIKE_OR_ALONG = /like|along/iu;
 
 /**
  * "How will you handle this situation?" after "… a crisis where a product recall is necessary.": a

@@ -20,23 +20,47 @@ const PATTERNS: Record<AnswerType, (text: string) => boolean> = {
   // A capitalised word (two for a person) that does not open its sentence: one that follows white space
   // with a letter before it since the last ".", "!" or "?" (what `(?<=\p{L}[^.!?]*\s)` reads, without
   // a look-behind of any length at every capital).
-  person: (text) => afterALetter(text, /\s(?=\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)/gu),
-  name: (text) => afterALetter(text, /\s(?=\p{Lu}\p{L}+)/gu),
+  person: (text) => afterALetter(text, PERSON),
+  name: (text) => afterALetter(text, NAME),
 };
+const PERSON = /\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+/uy;
+const NAME = /\p{Lu}\p{L}+/uy;
 
 const LETTER = /\p{L}/u;
+const UPPER = /^\p{Lu}/u;
+const SPACE = /\s/u;
 
-/** Whether a match of `space` (white space before a word) has a letter before it since the last sentence mark. */
-function afterALetter(text: string, space: RegExp): boolean {
-  space.lastIndex = 0;
-  for (let m = space.exec(text); m !== null; m = space.exec(text)) {
-    for (let j = m.index - 1; j >= 0; j--) {
-      const c = text[j]!;
-      if (c === '.' || c === '!' || c === '?') break;
-      if (LETTER.test(c)) return true;
+/**
+ * Whether `word` (sticky) matches right after white space that has a letter before it since the last
+ * sentence mark. One scan of the text: only after white space before a capital is the pattern tried.
+ */
+function afterALetter(text: string, word: RegExp): boolean {
+  let letter = false; // a letter since the last ".", "!" or "?"
+  for (let i = 0; i + 1 < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 || c === 33 || c === 63) letter = false;
+    else if (c < 128) {
+      if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
+      else if (letter && (c === 32 || (c >= 9 && c <= 13)) && capitalAt(text, i + 1)) {
+        word.lastIndex = i + 1;
+        if (word.test(text)) return true;
+      }
+    } else {
+      const ch = String.fromCodePoint(text.codePointAt(i)!);
+      if (LETTER.test(ch)) letter = true;
+      else if (letter && SPACE.test(ch) && capitalAt(text, i + 1)) {
+        word.lastIndex = i + 1;
+        if (word.test(text)) return true;
+      }
+      i += ch.length - 1;
     }
   }
   return false;
+}
+
+function capitalAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 ? c >= 65 && c <= 90 : UPPER.test(text.slice(i, i + 2));
 }
 
 export function answerTypes(task: string): AnswerType[] {
