@@ -2,7 +2,7 @@ import { isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isS
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
-import { hasConstraint, isMeta, isSpecific, ruleValue } from '../scoring/rules';
+import { hasConstraint, isMeta, isSpecific, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
@@ -384,7 +384,8 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
-    if (top.unit.score <= 0) continue; // filler ("I hope that's enough") never takes budget, even if it fits
+    // Filler ("I hope that's enough", "Hey, can you help me with something?") never takes budget, even if it fits.
+    if (top.unit.score <= 0 || talksAboutPrompt(top.unit)) continue;
     const shown = top.unit.requires;
     if (shown && !keep.has(shown)) {
       const list = waiting.get(shown) ?? [];
@@ -407,6 +408,10 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   }
   return room;
 }
+
+/** A unit of the prompt's own prose that only talks to its reader (greetings, hopes, thanks): see metaPenalty. */
+const talksAboutPrompt = (unit: Unit): boolean =>
+  !unit.block && !unit.parent?.verbatim && !!unit.sentences?.every((s) => !s.pinned && metaPenalty(sentenceText(s), s) > 0);
 
 /** How much unused room (a share of the budget) makes selection try starting with a larger unit. */
 const UNUSED = 0.1;

@@ -182,6 +182,26 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never spends budget on talk to the reader, even where it fits ("Hey, can you help me with something?")', () => {
+    const text = [
+      'Hey, can you help me with something?', '',
+      'Fill the schema below from the ticket.', '',
+      '- `priority` must be one of P1, P2, P3; if the ticket does not say, use null.',
+      '- Convert all times to UTC with a trailing Z.',
+      '- Output the JSON only.', '',
+      '```json\n{"ticket_id": "string", "priority": "P1 | P2 | P3 | null", "opened_at": "ISO 8601"}\n```', '',
+      'Ticket:', '',
+      'Subject: Checkout errors since the 09:10 deploy',
+      'Customers in Lyon and Porto have seen HTTP 502 on checkout since 09:10 CET on 4 June 2024. Ticket T-5521 was opened by Inès at 09:25 CET.',
+      'The payment provider reports no incident on their side.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(!out.includes('Hey, can you help'), `${percent}%: the greeting took budget\n${out}`);
+      assert.ok(out.trim() !== '', `${percent}%: something fits`);
+    }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
