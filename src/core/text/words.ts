@@ -74,11 +74,17 @@ export function termsOf(scanned: readonly string[], english: boolean): string[] 
   };
   // Hyphenated compounds match by their parts, as in common search analyzers: "18-yard" → 18, yard.
   for (const w of scanned) {
-    if (UNSPACED.test(w)) addBigrams(w, out);
+    if (hasHighCode(w) && UNSPACED.test(w)) addBigrams(w, out);
     else if (w.includes('-')) for (const part of w.split('-')) add(part);
     else add(w);
   }
   return out;
+}
+
+/** Whether a character of `w` is at U+0E00 or above: only then can it be of a script without spaces (most words are ASCII). */
+function hasHighCode(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) >= 0x0e00) return true;
+  return false;
 }
 
 // Scripts written without spaces between words (Chinese, Japanese kana and kanji, Thai): one scanned
