@@ -28,7 +28,8 @@ export const dedupe: Pass = {
       if (block.removed || block.kind !== 'prose') continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
-        const field = FIELD.test(sentenceText(sentence)) ? section : undefined;
+        const text = sentenceText(sentence);
+        const field = text.includes(':') && FIELD.test(text) ? section : undefined;
         entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)), field });
       }
     }
