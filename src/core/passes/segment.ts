@@ -105,7 +105,7 @@ function markLeadIns(blocks: Block[]): void {
     }
     // A lead-in may also announce the sub-sections that follow it ("… follow this process:" before "### Step 1").
     const subsections = next.kind === 'heading' && (next.level ?? 1) > section && (next.level ?? 1) < SOURCE_LEVEL;
-    if (!introduces(next) && !subsections) continue;
+    if (!introduces(next) && !subsections && !titlesLeadIn(block, next, blocks[i + 2])) continue;
     const last = block.sentences[block.sentences.length - 1]!;
     // A request that shows its material ("I need weekly revenue … from this table in BigQuery:", then the
     // schema) is the prompt's request, not a title of the block: it stays prose, pinned, with its block.
@@ -144,6 +144,20 @@ function markLeadIns(blocks: Block[]): void {
     if (subsections) blocks[i]!.within = section;
   }
 }
+
+/**
+ * A bold label over a lead-in line that points back at it, and what that introduces: "**ALTERNATIVE:
+ * Manual Icon Integration (Not Recommended)**", "Only use this if Python scripts are unavailable:", then
+ * the steps. The label is a lead-in too, or it would go alone and "this" would be the way shown before.
+ */
+function titlesLeadIn(block: Block, next: Block, after: Block | undefined): boolean {
+  if (isListItem(block) || block.sentences.length !== 1 || !isLabel(sentenceText(block.sentences[0]!))) return false;
+  if (next.kind !== 'prose' || isListItem(next) || next.sentences.length !== 1 || !after || !introduces(after)) return false;
+  const text = sentenceText(next.sentences[0]!);
+  return /[:：]$/.test(text) && POINTS_AT_TITLE.test(text);
+}
+// "this" or "these" standing for what the title names: "Only use this if …:", "Use these when …:".
+const POINTS_AT_TITLE = /(?<![\p{L}])(?:this|these|it|them)(?=\s+(?:if|when|only|unless|for|to|in|on|once|after|before)(?![\p{L}])|\s*[:：,])/iu;
 
 // "Use when: …", "When to use: …", "Applies to: …", "Verwenden, wenn: …", "Usar cuando: …", "À utiliser quand : …".
 const APPLIES_WHEN = /^[^\p{L}]*(?:use (?:this |it )?(?:when|if|for)|when to use(?: it| this)?|applies (?:to|when|if)|verwenden,? wenn|anwenden,? wenn|usar cuando|úsalo cuando|à utiliser (?:quand|lorsque|si)|usar quando)(?![\p{L}])[^:：\n]{0,12}[:：]/iu;

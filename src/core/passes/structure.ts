@@ -32,7 +32,10 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
     if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
     // A lead-in to sub-sections holds them all, up to a heading of its own section's level.
     if (heading.within !== undefined) return block.kind === 'heading' && block.level !== LEAD_IN_LEVEL && (block.level ?? 1) <= heading.within;
-    return block.kind === 'heading' ? !isListLeadIn(block) : !introduces(block);
+    // A bold label titles the lead-in right after it too: "**ALTERNATIVE: Manual Icon Integration (Not
+    // Recommended)**", then "Only use this if Python scripts are unavailable:" and its steps.
+    if (block.kind === 'heading') return !isListLeadIn(block) && !(next && isLabel(heading.body) && titlesLeadIn(block));
+    return !introduces(block);
   }
   if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
   // The next document ends a document's text, as a title line or as a paragraph that opens with its own.
@@ -40,6 +43,9 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
 }
 
 const opensSource = (block: Block): boolean => block.kind === 'prose' && block.sentences.length > 0 && SOURCE_HEADER.test(block.prefix + sentenceText(block.sentences[0]!));
+
+/** A lead-in line of its own that is no label ("Only use this if …:"): what a label before it may title. */
+const titlesLeadIn = (block: Block): boolean => block.level === LEAD_IN_LEVEL && block.within === undefined && !isLabel(block.body);
 
 /** A lead-in that is a list item with its marker: "   - Look for:", "4. **Implement fix**". */
 export const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);

@@ -202,6 +202,26 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a bold label over the lead-in that points at it ("**ALTERNATIVE …**", "Only use this if …:") with it, and never alone', () => {
+    const text = [
+      '# Adding icons to a diagram', '',
+      'Run `scripts/add-icon.py` with the diagram, the icon name and its x and y position; the script places the icon and gives every element a fresh ID.',
+      'Then run `scripts/add-arrow.py` for each connection, from the centre of one icon to the centre of the next.', '',
+      '**ALTERNATIVE: Manual icon placement (not recommended)**', '',
+      'Only use this if Python is not available:', '',
+      '1. Open the icon library and read its `reference.md`.',
+      '2. Copy the icon elements into the diagram by hand and give each one a new ID.',
+      '3. Shift every x and y coordinate by the position you want.', '',
+      'Always check the finished diagram in the editor before you hand it over.',
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (out.includes('Only use this')) assert.ok(out.includes('**ALTERNATIVE'), `${mode} ${percent}%: the manual way would read as the recommended one\n${out}`);
+        if (out.includes('**ALTERNATIVE')) assert.ok(/^\d\. /m.test(out), `${mode} ${percent}%: a label over nothing\n${out}`);
+      }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
