@@ -4,7 +4,7 @@ import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
-import { STOPWORDS, terms } from '../text/words';
+import { STOPWORDS, terms, words } from '../text/words';
 import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
 
@@ -428,6 +428,9 @@ export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, toke
     if (/\s[—–]\s/.test(main)) continue;
     // "**If you discover a gap mid-implementation** — pause and ask …": what follows a condition is what to do.
     if (CONDITION.test(main) && !/[,;]/.test(main)) continue;
+    // The other half of a pair set side by side is no remark: "You're not here to …; you're here to …",
+    // "a Markdown file means update mode; a source path means create mode".
+    if (/^\s*;/.test(aside) && parallel(main, aside)) continue;
     clausesOf.set(sentence, clauses);
     const asideCost = tokenizer.count(aside);
     const core: Unit = Object.assign(whole, { cost: Math.max(1, whole.cost - asideCost), clause: 0 });
@@ -435,6 +438,16 @@ export function asideUnits(whole: Unit, clausesOf: Map<Sentence, Clause[]>, toke
   }
   return [whole];
 }
+
+/** Whether two clauses open alike or share a content word among their first words (the pair's verb or noun). */
+function parallel(main: string, other: string): boolean {
+  const last = main.split(/[,;:]\s+|\s[—–]\s/).pop()!; // "…whenever possible: existing Markdown …"
+  const x = words(last).slice(0, PARALLEL_WORDS);
+  const y = words(other).slice(0, PARALLEL_WORDS);
+  if (x[0] !== undefined && x[0] === y[0]) return true;
+  return x.some((w) => w.length >= 3 && !STOPWORDS.has(w) && y.includes(w));
+}
+const PARALLEL_WORDS = 6;
 
 // A clause that only states a condition: "If …", "When …", "Wenn …", "Si …", "Cuando …", "Se …".
 const CONDITION = /^[^\p{L}]*(?:if|when|whenever|unless|once|in case|wenn|falls|sobald|si|quand|lorsque|cuando|se|quando|caso)(?![\p{L}])/iu;

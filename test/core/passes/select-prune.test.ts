@@ -222,6 +222,26 @@ describe('core/passes/select', () => {
       }
   });
 
+  it('never keeps one half of a pair set side by side with ";" as if the other were a remark', () => {
+    const text = [
+      '# Reviewing pull requests', '',
+      'Read the whole diff before you comment, and run the tests locally when the change touches the build or the release scripts.', '',
+      "Your goal isn't just to list problems - it's to make the author question each decision while giving feedback that is technically exact. You're not here to make the author feel good about the change; you're here to help them ship code that still works next year.", '',
+      '## Modes', '',
+      '1. Use **update mode** when the user gives an existing document or asks to refresh one.',
+      '2. Use **create mode** when the user points at source code with no document yet.',
+      '3. If the request is ambiguous, infer the mode from the path type whenever possible: an existing Markdown file means update mode; a source folder means create mode.',
+      '4. Never mix both modes in one answer.', '',
+      'Keep every comment under 80 words and quote the line it is about.',
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (out.includes('feel good about the change')) assert.ok(out.includes("you're here to help them ship"), `${mode} ${percent}%: the rule lost its point\n${out}`);
+        if (out.includes('means update mode')) assert.ok(out.includes('means create mode'), `${mode} ${percent}%: one mode alone\n${out}`);
+      }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
