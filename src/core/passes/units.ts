@@ -99,7 +99,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       const best = Math.max(...ranks.map((r) => r.score));
       const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
       const opening = sentenceText(rule[0]!);
-      const head = carriedIn && leaning && leansOn(opening, carriedIn) ? carriedIn : parent;
+      const head = carriedIn && leaning && leansOn(opening, carriedIn, instructed) ? carriedIn : parent;
       const item: Unit = { cost: rule.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: rule, parent: group[0], head };
       units.push(item);
       for (const remark of remarks) units.push({ cost: remark.tokens + JOIN_SENTENCE, score: ASIDE_SHARE * score, order: rankOf.get(remark)!.order, termScores: rankOf.get(remark)!.termScores, sentences: [remark], parent: group[0], head: item });
@@ -123,7 +123,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -208,7 +208,7 @@ const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 const talksToReader = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
-const leansOn = (text: string, before: Unit): boolean => leansOnPrevious(text) || pointsBack(text, before);
+const leansOn = (text: string, before: Unit, prompt = false): boolean => leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE);
 
 /** Whether the sentence after `sentence` goes on with the same speaker's line. */
 function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {
@@ -229,10 +229,10 @@ const LIKE_OR_ALONG = /like|along/iu;
  * "How will you handle this situation?" after "… a crisis where a product recall is necessary.": a
  * demonstrative whose noun the sentence before names points back at it.
  */
-function pointsBack(text: string, previous: Unit): boolean {
+function pointsBack(text: string, previous: Unit, demonstrative: RegExp): boolean {
   if (!text.includes('th')) return false;
   let before: string | undefined;
-  for (const m of text.matchAll(DEMONSTRATIVE)) {
+  for (const m of text.matchAll(demonstrative)) {
     const noun = m[1]!.toLowerCase();
     if (STOPWORDS.has(noun)) continue;
     before ??= previous.sentences!.map(sentenceText).join(' ').toLowerCase();
@@ -248,6 +248,10 @@ function opensWordIn(text: string, stem: string): boolean {
 }
 const LETTER = /\p{L}/u;
 const DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those)\s+(\p{L}{3,})/giu;
+// In a prompt's steps "that" points back too: "2. Import and use that Client Component directly …" after
+// "1. Move all client-only logic into a dedicated Client Component". An article's "that" is mostly a
+// conjunction ("held that paddling didn't …").
+const PROMPT_DEMONSTRATIVE = /(?<![\p{L}])(?:this|these|those|that)\s+(\p{L}{3,})/giu;
 
 // A short instruction about what the sentence before names: "Always note them …", "Fix it first.", "Make
 // sure they're not competing articles.".

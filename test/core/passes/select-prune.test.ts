@@ -242,6 +242,25 @@ describe('core/passes/select', () => {
       }
   });
 
+  it('keeps a prompt\'s step that points back with "that" ("Import and use that Client Component") only with the step it names', () => {
+    const text = [
+      '# Next.js App Router', '',
+      '- Keep data fetching in Server Components and pass plain props down.',
+      "- Never import server-only modules into a file marked with `'use client'`.", '',
+      '## Client-only code in a Server Component', '',
+      'If a page needs browser APIs, split it:', '',
+      "1. Move all client-only logic into a dedicated Client Component with `'use client'` at the top.",
+      '2. Import and use that Client Component directly from the Server Component; do not use `next/dynamic` with `ssr: false` there.',
+      '3. Keep the props serialisable: strings, numbers, plain objects.', '',
+      '- Run `next build` before you open a pull request, and fix every type error it reports.',
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (out.includes('that Client Component')) assert.ok(out.includes('Move all client-only'), `${mode} ${percent}%: "that Client Component" points at nothing\n${out}`);
+      }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
