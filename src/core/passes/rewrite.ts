@@ -14,6 +14,8 @@ const PHRASES = new PhraseDictionary([...REWRITES, ...OPENERS.map(([from, to]) =
 // Contractions run last, once the phrases are stable: "I would" must not become "I'd" before
 // "what I would like you to do" has had its chance.
 const CONTRACTED = new PhraseDictionary(CONTRACTIONS.map(([from, to]) => [from, to, 'beforeWord'] as const));
+// Every phrase of the three, to skip a piece none of them can touch.
+const ANY_PHRASE = new PhraseDictionary([...REWRITES, ...OPENERS, ...CONTRACTIONS]);
 
 /**
  * Pass 3: rewrites wordy phrases with the curated dictionary, in free (unprotected) text of English
@@ -46,6 +48,7 @@ export const rewrite: Pass = {
         if (piece.locked) return;
         // Again until stable: removing "really" can complete "it would be great if you could".
         const before = piece.text;
+        if (!ANY_PHRASE.opensIn(before)) return;
         piece.text = rewritePiece(piece.text, i === 0, HEDGES);
         for (let round = 0; round < 3; round++) {
           const next = rewritePiece(piece.text, i === 0, PHRASES);

@@ -71,6 +71,16 @@ export class PhraseDictionary {
     }
   }
 
+  /** Whether a word of `text` opens a phrase of the dictionary: most text holds none, and needs no search. */
+  opensIn(text: string): boolean {
+    scanPhraseWords(text);
+    for (let i = 0; i < scanned.count; i++) {
+      const id = scanned.ids[i]!;
+      if (id >= 0 && this.byFirstWord[id] !== undefined) return true;
+    }
+    return false;
+  }
+
   /** The dictionary's phrases in `text`, left to right, as whole words separated by whitespace. */
   find(text: string): PhraseMatch[] {
     scanPhraseWords(text);
