@@ -500,7 +500,8 @@ function pinRequests(blocks: Block[], english: boolean): void {
   let lastProse = end;
   while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
-  if (!last || last.kind !== 'prose' || lastProse < end - 1) return;
+  // A transcript the prompt ends on is its material: "Sam: … Anything else? ... No?" asks nothing of the model.
+  if (!last || last.kind !== 'prose' || lastProse < end - 1 || (last.verbatim && last.sentences.some((s) => s.speaker))) return;
   // The input a role prompt closes on is its final input, in the role's paragraph too (an article's last
   // sentence, "The first recorded use is …" or a closing quotation, is none).
   const input = [...last.sentences].reverse().find((s) => !said(s));

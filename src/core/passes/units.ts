@@ -123,7 +123,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && VERB_OBJECT.test(text)))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -182,6 +182,20 @@ const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+
+/**
+ * A sentence of a word or two in a paragraph ("Anything else? ... No?", "Agreed.", "No exceptions.")
+ * answers or remarks on the one before: alone, "No?" read as a rule with its "no".
+ */
+const answersBefore = (sentence: Sentence): boolean => {
+  if (sentence.speaker || sentence.pinned) return false;
+  const count = sentenceWords(sentence).length;
+  const text = sentenceText(sentence);
+  // A pause ("…", "...") goes on with what it follows; other marks alone (a closing quote) are structure.
+  return count === 0 ? /^[.…\s]+$/.test(text) : count <= 2 && !UNSPACED_SCRIPT.test(text);
+};
+// Chinese, Japanese and Thai run a whole clause together as one "word".
+const UNSPACED_SCRIPT = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/u;
 
 /** Says nothing without the sentence before it in its paragraph (see leansOnPrevious and VERB_OBJECT). */
 export const leansWithin = (text: string): boolean => leansOnPrevious(text) || VERB_OBJECT.test(text);

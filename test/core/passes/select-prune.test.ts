@@ -261,6 +261,20 @@ describe('core/passes/select', () => {
       }
   });
 
+  it('keeps a sentence of a word or two ("No?", "Agreed.") only with the sentence it answers', () => {
+    const text = [
+      'Summarise the retro below into decisions and action items, one line each, with the owner and the date.', '',
+      "Sam: Let's look at the review times first. Greta will ask for a first review within one working day, starting Monday.",
+      'Luis: I can pair on the flaky test suite on Thursday and Friday, and I will write up what we find.',
+      "Sam: Okay, I'll note the deploy freeze but no decision yet. Anything else? ... No? Great, thanks everyone.",
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (/\bNo\?/.test(out)) assert.ok(out.includes('Anything else?'), `${mode} ${percent}%: "No?" answers nothing\n${out}`);
+      }
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
