@@ -184,16 +184,19 @@ const MAX_TITLE_WORDS = 12;
 const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
 
 /**
- * A sentence of a word or two in a paragraph ("Anything else? ... No?", "Agreed.", "No exceptions.")
- * answers or remarks on the one before: alone, "No?" read as a rule with its "no".
+ * A question or reply of a word or two in a paragraph ("Anything else? ... No?", "Agreed.") answers the
+ * sentence before: alone, "No?" read as a rule with its "no".
  */
 const answersBefore = (sentence: Sentence): boolean => {
   if (sentence.speaker || sentence.pinned) return false;
   const count = sentenceWords(sentence).length;
   const text = sentenceText(sentence);
   // A pause ("…", "...") goes on with what it follows; other marks alone (a closing quote) are structure.
-  return count === 0 ? /^[.…\s]+$/.test(text) : count <= 2 && !UNSPACED_SCRIPT.test(text);
+  if (count === 0) return /^[.…\s]+$/.test(text);
+  // A short question or a bare reply; a terse rule ("JSON only.", "No paragraphs.") stands on its own.
+  return count <= 2 && !UNSPACED_SCRIPT.test(text) && (/[?？]\s*$/.test(text) || sentenceWords(sentence).every((w) => REPLY_WORDS.has(w)));
 };
+const REPLY_WORDS = new Set('yes no ok okay agreed right sure great fine exactly indeed true correct good perfect absolutely definitely'.split(' '));
 // Chinese, Japanese and Thai run a whole clause together as one "word".
 const UNSPACED_SCRIPT = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/u;
 
