@@ -4,7 +4,7 @@ import { prune, pruneCandidates } from '../../../src/core/passes/prune';
 import { segment } from '../../../src/core/passes/segment';
 import { tokenizerFor } from '../../../src/core/tokenizer';
 import { select } from '../../../src/core/passes/select';
-import { optimize } from '../../../src/core';
+import { optimize, type Mode } from '../../../src/core';
 import { context, parse, tokenizer } from '../helpers';
 
 const FACTS =
@@ -12,13 +12,19 @@ const FACTS =
   'The roof was rebuilt after a storm in 1987. Guided tours start every hour at the main entrance. ' +
   'The café on the top floor serves lunch until 3 pm. Entry is free on the first Sunday of each month.';
 
-/** At every strict budget from `from`% to 95%, `dependent` is kept only with `head` (what it says nothing without). */
-function keptOnlyWith(text: string, dependent: string | RegExp, head: string, why: string, from = 20): void {
-  for (let percent = from; percent <= 95; percent += 5) {
-    const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-    if (typeof dependent === 'string' ? out.includes(dependent) : dependent.test(out)) assert.ok(out.includes(head), `${percent}%: ${why}\n${out}`);
-  }
+/**
+ * At every budget from `from`% to 95% (strict, or the modes given), `dependent` is kept only with `head`
+ * (what it says nothing without).
+ */
+function keptOnlyWith(text: string, dependent: string | RegExp, head: string | RegExp, why: string, from = 20, modes: readonly Mode[] = ['strict']): void {
+  const holds = (out: string, part: string | RegExp) => (typeof part === 'string' ? out.includes(part) : part.test(out));
+  for (const mode of modes)
+    for (let percent = from; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode }).text;
+      if (holds(out, dependent)) assert.ok(holds(out, head), `${mode} ${percent}%: ${why}\n${out}`);
+    }
 }
+const BOTH: readonly Mode[] = ['strict', 'relaxed'];
 
 describe('core/passes/select', () => {
   it('keeps a clause title in capitals only with its clause text', () => {
@@ -175,11 +181,8 @@ describe('core/passes/select', () => {
       '## Checking your work', '',
       'Run `npx vitest run --changed` before you push, and make sure the number of type errors did not go up because of your changes.',
     ].join('\n');
-    for (let percent = 20; percent <= 95; percent += 5) {
-      const out = optimize({ text, budget: `${percent}%`, mode: 'relaxed' }).text;
-      assert.ok(out.includes('// TODO(vitest-migration)'), `${percent}%: relaxed mode keeps the code block`);
-      if (out.includes('Mark it with')) assert.ok(out.includes('If a migrated test fails'), `${percent}%: "Mark it" would read as a rule for every test\n${out}`);
-    }
+    keptOnlyWith(text, 'Mark it with', 'If a migrated test fails', '"Mark it" would read as a rule for every test', 20, ['relaxed']);
+    assert.ok(optimize({ text, budget: '20%', mode: 'relaxed' }).text.includes('// TODO(vitest-migration)'), 'relaxed mode keeps the code block');
   });
 
   it('never spends budget on talk to the reader, even where it fits ("Hey, can you help me with something?")', () => {
@@ -214,12 +217,8 @@ describe('core/passes/select', () => {
       '3. Shift every x and y coordinate by the position you want.', '',
       'Always check the finished diagram in the editor before you hand it over.',
     ].join('\n');
-    for (const mode of ['strict', 'relaxed'] as const)
-      for (let percent = 20; percent <= 95; percent += 5) {
-        const out = optimize({ text, budget: `${percent}%`, mode }).text;
-        if (out.includes('Only use this')) assert.ok(out.includes('**ALTERNATIVE'), `${mode} ${percent}%: the manual way would read as the recommended one\n${out}`);
-        if (out.includes('**ALTERNATIVE')) assert.ok(/^\d\. /m.test(out), `${mode} ${percent}%: a label over nothing\n${out}`);
-      }
+    keptOnlyWith(text, 'Only use this', '**ALTERNATIVE', 'the manual way would read as the recommended one', 20, BOTH);
+    keptOnlyWith(text, '**ALTERNATIVE', /^\d\. /m, 'a label over nothing', 20, BOTH);
   });
 
   it('never keeps one half of a pair set side by side with ";" as if the other were a remark', () => {
@@ -234,12 +233,8 @@ describe('core/passes/select', () => {
       '4. Never mix both modes in one answer.', '',
       'Keep every comment under 80 words and quote the line it is about.',
     ].join('\n');
-    for (const mode of ['strict', 'relaxed'] as const)
-      for (let percent = 20; percent <= 95; percent += 5) {
-        const out = optimize({ text, budget: `${percent}%`, mode }).text;
-        if (out.includes('feel good about the change')) assert.ok(out.includes("you're here to help them ship"), `${mode} ${percent}%: the rule lost its point\n${out}`);
-        if (out.includes('means update mode')) assert.ok(out.includes('means create mode'), `${mode} ${percent}%: one mode alone\n${out}`);
-      }
+    keptOnlyWith(text, 'feel good about the change', "you're here to help them ship", 'the rule lost its point', 20, BOTH);
+    keptOnlyWith(text, 'means update mode', 'means create mode', 'one mode alone', 20, BOTH);
   });
 
   it('keeps a prompt\'s step that points back with "that" ("Import and use that Client Component") only with the step it names', () => {
@@ -254,11 +249,7 @@ describe('core/passes/select', () => {
       '3. Keep the props serialisable: strings, numbers, plain objects.', '',
       '- Run `next build` before you open a pull request, and fix every type error it reports.',
     ].join('\n');
-    for (const mode of ['strict', 'relaxed'] as const)
-      for (let percent = 20; percent <= 95; percent += 5) {
-        const out = optimize({ text, budget: `${percent}%`, mode }).text;
-        if (out.includes('that Client Component')) assert.ok(out.includes('Move all client-only'), `${mode} ${percent}%: "that Client Component" points at nothing\n${out}`);
-      }
+    keptOnlyWith(text, 'that Client Component', 'Move all client-only', '"that Client Component" points at nothing', 20, BOTH);
   });
 
   it('keeps a sentence of a word or two ("No?", "Agreed.") only with the sentence it answers', () => {
@@ -268,11 +259,7 @@ describe('core/passes/select', () => {
       'Luis: I can pair on the flaky test suite on Thursday and Friday, and I will write up what we find.',
       "Sam: Okay, I'll note the deploy freeze but no decision yet. Anything else? ... No? Great, thanks everyone.",
     ].join('\n');
-    for (const mode of ['strict', 'relaxed'] as const)
-      for (let percent = 20; percent <= 95; percent += 5) {
-        const out = optimize({ text, budget: `${percent}%`, mode }).text;
-        if (/\bNo\?/.test(out)) assert.ok(out.includes('Anything else?'), `${mode} ${percent}%: "No?" answers nothing\n${out}`);
-      }
+    keptOnlyWith(text, /\bNo\?/, 'Anything else?', '"No?" answers nothing', 20, BOTH);
   });
 
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
