@@ -1,4 +1,4 @@
-import { checkpoint, estimateTokens, isFixedBlock, isFixedSentence, isProtected, isStructural, keptSentences, render, sentenceText, type Doc } from './doc';
+import { checkpoint, estimateTokens, isFixedBlock, isFixedSentence, isListItem, isProtected, isStructural, keptSentences, render, sentenceText, type Doc } from './doc';
 import type { PassReport, Removal } from './result';
 import { cleanup } from './passes/cleanup';
 import type { Pass, PassContext } from './passes/context';
@@ -177,10 +177,15 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
   const units: Droppable[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
-    for (const sentence of block.sentences) {
-      if (sentence.removed || (!strict && isFixedSentence(sentence))) continue;
-      units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), tokens: sentence.tokens, drop: () => (sentence.removed = true) });
+    const droppable = block.sentences.filter((sentence) => !sentence.removed && !(!strict && isFixedSentence(sentence)));
+    // A list item is one rule: its sentences go together ("8. `vat_rate` is a percentage … If lines have
+    // different VAT rates, put the rate of the first line …" must not lose its first sentence alone).
+    if (isListItem(block) && droppable.length > 1) {
+      const value = Math.max(...droppable.map((s) => s.score + (s.pinned ? 10 : 0)));
+      units.push({ value, tokens: droppable.reduce((n, s) => n + s.tokens, 0), drop: () => droppable.forEach((s) => (s.removed = true)) });
+      continue;
     }
+    for (const sentence of droppable) units.push({ value: sentence.score + (sentence.pinned ? 10 : 0), tokens: sentence.tokens, drop: () => (sentence.removed = true) });
   }
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose' || isStructural(block) || (!strict && isFixedBlock(block))) continue;

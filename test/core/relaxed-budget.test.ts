@@ -31,3 +31,22 @@ describe('core/relaxed mode keeps its budget on real prompts', function () {
     assert.deepEqual(over, []);
   });
 });
+
+const DEV = resolve(__dirname, '../../../shared/data/prompts-dev.json');
+
+describe('core/relaxed mode over budget drops whole rules', () => {
+  before(function () {
+    if (!existsSync(DEV)) this.skip(); // ../shared is beside the repository in CI; skip elsewhere
+  });
+
+  it('never keeps the second sentence of a numbered rule without its first when the last resort drops', () => {
+    const prompts = JSON.parse(readFileSync(DEV, 'utf8')) as { id: string; text: string; task?: string }[];
+    const invoice = prompts.find((p) => p.id === 'extract-invoice-json');
+    assert.ok(invoice, 'the invoice prompt is in the development data');
+    // Rule 8: "`vat_rate` is a percentage as a number (20 for 20%). If lines have different VAT rates, …".
+    for (const budget of ['50%', '40%', '33%']) {
+      const out = optimize({ text: invoice.text, budget, mode: 'relaxed', task: invoice.task }).text;
+      if (out.includes('different VAT rates')) assert.ok(out.includes('`vat_rate` is'), `${budget}: rule 8 without its first sentence\n${out}`);
+    }
+  });
+});
