@@ -97,6 +97,9 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   const byCost = doc.task.trim() === '';
+  // A prompt's talk to its reader ("Hey, can you help me with something?") never takes budget, even where it
+  // fits; an article has no reader to talk to ("不确定" there is a fact about the world).
+  const filler = new Set(instructed ? units.filter(talksAboutPrompt) : []);
   const frontMatter = fixed - frames.unframed;
   // One selection: the fixed units, `first` if it fits after them, then the best of the rest that fit.
   const choose = (first?: Unit, before: Iterable<Unit> = []) => {
@@ -109,10 +112,10 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     chosen.room = budget - chosen.fixed;
     if (first) {
       // What is never traded goes in first, in the order fill would take it.
-      chosen.room = fill([...before], chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
+      chosen.room = fill([...before], chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames, filler);
       chosen.room = take(first, chosen.keep, chosen.covered, chosen.room, chosen.frames)?.room ?? chosen.room;
     }
-    chosen.room = fill(units, chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames);
+    chosen.room = fill(units, chosen.keep, chosen.covered, chosen.room, byCost, chosen.frames, filler);
     return chosen;
   };
   let chosen = choose();
@@ -374,7 +377,7 @@ function cover(covered: Map<string, number>, termScores: Map<string, number>): v
  * only falls), and goes on past units that do not fit so that smaller ones fill the room. Returns the
  * room left.
  */
-function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number, byCost: boolean, frames: Frames): number {
+function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, room: number, byCost: boolean, frames: Frames, filler: ReadonlySet<Unit> = NONE): number {
   const heap = new MaxHeap<{ priority: number; order: number; unit: Unit }>();
   units.forEach((unit, order) => {
     if (!keep.has(unit)) heap.push({ priority: priorityOf(unit, covered, byCost), order, unit });
@@ -384,8 +387,7 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   while (heap.size > 0 && room > 0) {
     const top = heap.pop()!;
     if (keep.has(top.unit)) continue; // came in earlier with a clause that depends on it
-    // Filler ("I hope that's enough", "Hey, can you help me with something?") never takes budget, even if it fits.
-    if (top.unit.score <= 0 || talksAboutPrompt(top.unit)) continue;
+    if (top.unit.score <= 0 || filler.has(top.unit)) continue; // filler ("I hope that's enough") never takes budget, even if it fits
     const shown = top.unit.requires;
     if (shown && !keep.has(shown)) {
       const list = waiting.get(shown) ?? [];
@@ -408,6 +410,8 @@ function fill(units: readonly Unit[], keep: Set<Unit>, covered: Map<string, numb
   }
   return room;
 }
+
+const NONE: ReadonlySet<Unit> = new Set();
 
 /** A unit of the prompt's own prose that only talks to its reader (greetings, hopes, thanks): see metaPenalty. */
 const talksAboutPrompt = (unit: Unit): boolean =>
