@@ -64,7 +64,7 @@ export const dedupe: Pass = {
 };
 
 /** "Label: value" on a line of its own, a label of at most four words: a field of a record. */
-const FIELD = /^[^\S\n]*[\p{L}][\p{L}\p{N} ._/-]{0,40}:[^\S\n]+[^\n]{1,80}$/u;
+export const FIELD = /^[^\S\n]*[\p{L}][\p{L}\p{N} ._/-]{0,40}:[^\S\n]+[^\n]{1,80}$/u;
 
 interface Entry {
   sentence: Sentence;

@@ -5,6 +5,7 @@ import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/ru
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
 import { STOPWORDS, terms, words } from '../text/words';
+import { FIELD } from './dedupe';
 import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
 
@@ -156,7 +157,68 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     else if (units.length > first) carried = units[units.length - 1];
     lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end: position.get(group[group.length - 1]!)! } : undefined;
   }
+  joinRecords(doc, units);
   return units;
+}
+
+/**
+ * A record's fields ("ID: HR-112", "Title: Parental Leave Policy (v3.1)", "Applies to: all offices") are
+ * one unit with the text they head: the fields never stand alone over nothing, and what is kept of the
+ * text keeps the ID it is cited by and the version it belongs to.
+ */
+function joinRecords(doc: Doc, units: Unit[]): void {
+  const unitsOf = new Map<Block, Unit[]>();
+  for (const unit of units) if (unit.parent && !unit.block) unitsOf.set(unit.parent, [...(unitsOf.get(unit.parent) ?? []), unit]);
+  let record: Unit | undefined; // the record whose text runs on, up to the next heading or block
+  let text = false; // whether the record's text has begun
+  for (const block of doc.blocks) {
+    if (block.removed) continue;
+    if (block.kind !== 'prose') {
+      record = undefined;
+      continue;
+    }
+    const own = unitsOf.get(block) ?? [];
+    const whole = own.length === block.sentences.filter((s) => !s.removed).length;
+    // A field on a line of its own right after the record ("Applies to: all offices") is one of its fields.
+    if (whole && (isRecord(block, 2) || (record && !text && isRecord(block, 1)))) {
+      record = mergeUnits(units, record && !text ? [record, ...own] : own);
+      text = false;
+      continue;
+    }
+    if (!record || own.length === 0) continue;
+    text = true;
+    // Like a title, the record is kept with its text, never alone: a score of 0 is never picked on its own.
+    record.score = 0;
+    for (const unit of own) unit.head ??= record;
+  }
+}
+
+/** Replaces `parts` in `units` by one unit worth its best part and a little of each other one. */
+function mergeUnits(units: Unit[], parts: readonly Unit[]): Unit {
+  const best = Math.max(...parts.map((u) => u.score));
+  const termScores = new Map<string, number>();
+  for (const part of parts) for (const [term, value] of part.termScores ?? []) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
+  const merged: Unit = {
+    cost: parts.reduce((n, u) => n + u.cost, 0),
+    score: best + MORE_OF_A_UNIT * (parts.reduce((n, u) => n + Math.max(0, u.score), 0) - best),
+    order: parts[0]!.order,
+    termScores,
+    sentences: parts.flatMap((u) => u.sentences ?? []),
+    parent: parts[0]!.parent,
+  };
+  const gone = new Set(parts);
+  for (const unit of units) if (unit.head && gone.has(unit.head)) unit.head = merged;
+  const at = units.indexOf(parts[0]!);
+  const rest = units.filter((unit, i) => i > at && !gone.has(unit));
+  units.length = at;
+  units.push(merged, ...rest);
+  return merged;
+}
+
+/** A paragraph of `least` or more lines that are each a field ("Label: value"). */
+function isRecord(block: Block, least: number): boolean {
+  const kept = block.sentences.filter((s) => !s.removed);
+  return !isListItem(block) && kept.length >= least && kept.every((s, i) => FIELD.test(sentenceText(s)) && (i === kept.length - 1 || s.sep.includes('\n')));
 }
 
 // A speaker's name and a topic of at most three words: "Luis: Code reviews.", "Greta: Staging."

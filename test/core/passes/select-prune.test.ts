@@ -262,6 +262,25 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, /\bNo\?/, 'Anything else?', '"No?" answers nothing', 20, BOTH);
   });
 
+  it('keeps a record\'s fields ("ID: …", "Title: …") and its text together: no fields over nothing, no text without its ID', () => {
+    const text = [
+      "Answer the employee's question using only the policies below, and cite each one by its ID in square brackets.", '',
+      '- Never guess an amount that no policy states; say that People Ops decides.',
+      '- Keep the answer under 120 words.', '',
+      '### Policy 1', 'ID: TR-204', 'Title: Travel Expenses (v2)', 'Effective: 2024-03-01', 'Applies to: all EU offices', '',
+      "Economy class is booked for every flight under six hours, whatever the employee's grade or the client who pays for the trip, and premium economy only when a manager approves it in writing before the booking is made. " +
+        'Hotels are refunded up to 140 EUR a night in capital cities and 110 EUR elsewhere, breakfast included, and anything above that limit is paid by the employee unless the event organiser chose the hotel. ' +
+        'Taxis are refunded only between 22:00 and 06:00, or when public transport is on strike, and the receipt must show the route and the time of the ride.', '',
+      '### Policy 2', 'ID: TR-188', 'Title: Travel Expenses (v1)', 'Effective: 2021-01-01 to 2024-02-29', 'Applies to: all offices', '',
+      'Business class was allowed on flights over four hours for every employee of grade 7 and above, and for everyone on flights over nine hours, whatever the destination or the client. ' +
+        'Hotels were refunded up to 120 EUR a night everywhere, breakfast excluded, and the difference could be claimed back against the monthly allowance that was paid with the salary.', '',
+      '### Question', '', '"Can I fly business class to Lisbon next month, and how much of the hotel is covered?"',
+    ].join('\n');
+    keptOnlyWith(text, 'ID: TR-204', /Economy class is booked|Hotels are refunded up to 140|Taxis are refunded/, 'the fields of a policy over nothing', 20, BOTH);
+    keptOnlyWith(text, 'ID: TR-188', /Business class was allowed|Hotels were refunded up to 120/, 'the fields of a policy over nothing', 20, BOTH);
+    keptOnlyWith(text, /Business class was allowed|Hotels were refunded up to 120/, 'Title: Travel Expenses (v1)', 'the old policy without the version it belongs to', 20, BOTH);
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
