@@ -45,6 +45,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   const leaning = doc.task.trim() === '' || instructed;
   let lastTurnEnd: Unit | undefined; // the last sentence of the transcript's last turn read
   const units: Unit[] = [];
+  // A rule and the rule that weighs against it ("… lean towards HARASSMENT. On the other hand, don't
+  // over-flag …"): one without the other says something else, so they are one unit (see below).
+  const counterweights: [Unit, Unit][] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
   const position = new Map<Block, number>();
@@ -124,7 +127,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) whole.head = before;
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
+          whole.head = before;
+          if (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text)) counterweights.push([before, whole]);
+        }
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
@@ -158,6 +164,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end: position.get(group[group.length - 1]!)! } : undefined;
   }
   joinRecords(doc, units);
+  for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   return units;
 }
 
@@ -261,6 +268,13 @@ const answersBefore = (sentence: Sentence): boolean => {
 const REPLY_WORDS = new Set('yes no ok okay agreed right sure great fine exactly indeed true correct good perfect absolutely definitely'.split(' '));
 // Chinese, Japanese and Thai run a whole clause together as one "word".
 const UNSPACED_SCRIPT = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/u;
+
+// What opens the instruction that weighs against the rule before: "On the other hand, please don't over-flag …".
+const COUNTERWEIGHT = /^[^\p{L}]*(?:on the other hand|that said|at the same time|conversely|however)(?![\p{L}])/iu;
+/** An instruction, or a constraint said to the model ("please don't …", "you never …"), not an article's "did not". */
+const weighsAgainst = (sentence: Sentence, text: string): boolean =>
+  sentence.instruction || (hasConstraint(text, sentenceWords(sentence)) && SAID_TO_MODEL.test(text));
+const SAID_TO_MODEL = /(?<![\p{L}])(?:please|you|your|don't|don’t|do not|never)(?![\p{L}])/iu;
 
 /** Says nothing without the sentence before it in its paragraph (see leansOnPrevious and VERB_OBJECT). */
 export const leansWithin = (text: string): boolean => leansOnPrevious(text) || VERB_OBJECT.test(text);

@@ -281,6 +281,19 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, /Business class was allowed|Hotels were refunded up to 120/, 'Title: Travel Expenses (v1)', 'the old policy without the version it belongs to', 20, BOTH);
   });
 
+  it('keeps a rule and the instruction that weighs against it ("On the other hand, please don\'t …") together', () => {
+    const text = [
+      '# Moderating support chats', '',
+      'Label every chat as SPAM, ABUSE or OK, and give a rationale of at most 15 words.', '',
+      '- Output one line of JSON with the keys label and rationale.',
+      '- Never quote personal data in the rationale.', '',
+      '## Why this matters', '',
+      "Abuse is rare but the most serious, so when you're torn between ABUSE and OK for a chat that insults an agent, lean towards ABUSE and let a human decide. " +
+        "On the other hand, please don't flag ordinary complaints about prices: if the team has to read hundreds of false alarms a day, they'll stop trusting the labels.",
+    ].join('\n');
+    keptOnlyWith(text, 'lean towards ABUSE', "don't flag ordinary complaints", 'the rule without what weighs against it', 20, BOTH);
+  });
+
   it('keeps a qualifying label over sub-sections ("**For AI/Agent Systems:**") with whatever is kept under it', () => {
     const text = [
       '## Step 2: Well-Architected review', '',
