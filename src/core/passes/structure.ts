@@ -34,7 +34,7 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
     if (heading.within !== undefined) return block.kind === 'heading' && block.level !== LEAD_IN_LEVEL && (block.level ?? 1) <= heading.within;
     // A bold label titles the lead-in right after it too: "**ALTERNATIVE: Manual Icon Integration (Not
     // Recommended)**", then "Only use this if Python scripts are unavailable:" and its steps.
-    if (block.kind === 'heading') return !isListLeadIn(block) && !(next && isLabel(heading.body) && titlesLeadIn(block));
+    if (block.kind === 'heading') return !isListLeadIn(block) && !(next && isLabel(heading.body) && isPlainLeadIn(block));
     return !introduces(block);
   }
   if (block.kind === 'heading' && (block.level ?? 1) <= level) return true;
@@ -45,7 +45,7 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
 const opensSource = (block: Block): boolean => block.kind === 'prose' && block.sentences.length > 0 && SOURCE_HEADER.test(block.prefix + sentenceText(block.sentences[0]!));
 
 /** A lead-in line of its own that is no label ("Only use this if …:"): what a label before it may title. */
-const titlesLeadIn = (block: Block): boolean => block.level === LEAD_IN_LEVEL && block.within === undefined && !isLabel(block.body);
+const isPlainLeadIn = (block: Block): boolean => block.level === LEAD_IN_LEVEL && block.within === undefined && !isLabel(block.body);
 
 /** A lead-in that is a list item with its marker: "   - Look for:", "4. **Implement fix**". */
 export const isListLeadIn = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && LIST_MARKER.test(block.body);

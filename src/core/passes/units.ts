@@ -4,7 +4,7 @@ import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
-import { STOPWORDS, terms, words } from '../text/words';
+import { isUnspaced, STOPWORDS, terms, words } from '../text/words';
 import { FIELD } from './dedupe';
 import { isSaidToReader } from './rewrite';
 import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
@@ -97,11 +97,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       const remarks = group.length === 1 && !group[0]!.verbatim ? closingRemarks(kept, doc.english) : [];
       const rule = kept.slice(0, kept.length - remarks.length);
       const ranks = rule.map((s) => rankOf.get(s)!);
-      const termScores = new Map<string, number>();
-      for (const r of ranks) for (const [term, value] of r.termScores) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
-      // Worth its best sentence, and a little of each other one: a set says more than one item.
-      const best = Math.max(...ranks.map((r) => r.score));
-      const score = best + MORE_OF_A_UNIT * (ranks.reduce((n, r) => n + Math.max(0, r.score), 0) - best);
+      const termScores = strongestTerms(ranks.map((r) => r.termScores));
+      const score = setScore(ranks.map((r) => r.score));
       const opening = sentenceText(rule[0]!);
       const head = carriedIn && leaning && leansOn(opening, carriedIn, instructed) ? carriedIn : parent;
       const item: Unit = { cost: rule.reduce((n, s) => n + s.tokens, JOIN_LIST * group.length), score, order: ranks[0]!.order, termScores, sentences: rule, parent: group[0], head };
@@ -202,14 +199,11 @@ function joinRecords(doc: Doc, units: Unit[]): void {
 
 /** Replaces `parts` in `units` by one unit worth its best part and a little of each other one. */
 function mergeUnits(units: Unit[], parts: readonly Unit[]): Unit {
-  const best = Math.max(...parts.map((u) => u.score));
-  const termScores = new Map<string, number>();
-  for (const part of parts) for (const [term, value] of part.termScores ?? []) termScores.set(term, Math.max(termScores.get(term) ?? 0, value));
   const merged: Unit = {
     cost: parts.reduce((n, u) => n + u.cost, 0),
-    score: best + MORE_OF_A_UNIT * (parts.reduce((n, u) => n + Math.max(0, u.score), 0) - best),
+    score: setScore(parts.map((u) => u.score)),
+    termScores: strongestTerms(parts.map((u) => u.termScores ?? new Map<string, number>())),
     order: parts[0]!.order,
-    termScores,
     sentences: parts.flatMap((u) => u.sentences ?? []),
     parent: parts[0]!.parent,
   };
@@ -220,6 +214,19 @@ function mergeUnits(units: Unit[], parts: readonly Unit[]): Unit {
   units.length = at;
   units.push(merged, ...rest);
   return merged;
+}
+
+/** A set is worth its best part, and a little of each other one: it says more than one item. */
+function setScore(scores: readonly number[]): number {
+  const best = Math.max(...scores);
+  return best + MORE_OF_A_UNIT * (scores.reduce((n, v) => n + Math.max(0, v), 0) - best);
+}
+
+/** Each task term at the most any part holds it. */
+function strongestTerms(parts: readonly ReadonlyMap<string, number>[]): Map<string, number> {
+  const terms = new Map<string, number>();
+  for (const part of parts) for (const [term, value] of part) terms.set(term, Math.max(terms.get(term) ?? 0, value));
+  return terms;
 }
 
 /** A paragraph of `least` or more lines that are each a field ("Label: value"). */
@@ -258,16 +265,14 @@ const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || point
  */
 const answersBefore = (sentence: Sentence): boolean => {
   if (sentence.speaker || sentence.pinned) return false;
-  const count = sentenceWords(sentence).length;
+  const scanned = sentenceWords(sentence);
   const text = sentenceText(sentence);
   // A pause ("…", "...") goes on with what it follows; other marks alone (a closing quote) are structure.
-  if (count === 0) return /^[.…\s]+$/.test(text);
+  if (scanned.length === 0) return /^[.…\s]+$/.test(text);
   // A short question or a bare reply; a terse rule ("JSON only.", "No paragraphs.") stands on its own.
-  return count <= 2 && !UNSPACED_SCRIPT.test(text) && (/[?？]\s*$/.test(text) || sentenceWords(sentence).every((w) => REPLY_WORDS.has(w)));
+  return scanned.length <= 2 && !isUnspaced(text) && (/[?？]\s*$/.test(text) || scanned.every((w) => REPLY_WORDS.has(w)));
 };
 const REPLY_WORDS = new Set('yes no ok okay agreed right sure great fine exactly indeed true correct good perfect absolutely definitely'.split(' '));
-// Chinese, Japanese and Thai run a whole clause together as one "word".
-const UNSPACED_SCRIPT = /[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/u;
 
 // What opens the instruction that weighs against the rule before: "On the other hand, please don't over-flag …".
 const COUNTERWEIGHT = /^[^\p{L}]*(?:on the other hand|that said|at the same time|conversely|however)(?![\p{L}])/iu;

@@ -74,11 +74,16 @@ export function termsOf(scanned: readonly string[], english: boolean): string[] 
   };
   // Hyphenated compounds match by their parts, as in common search analyzers: "18-yard" → 18, yard.
   for (const w of scanned) {
-    if (hasHighCode(w) && UNSPACED.test(w)) addBigrams(w, out);
+    if (isUnspaced(w)) addBigrams(w, out);
     else if (w.includes('-')) for (const part of w.split('-')) add(part);
     else add(w);
   }
   return out;
+}
+
+/** Whether `text` holds a character of a script written without spaces (Chinese, Japanese, Thai): one "word" is a clause. */
+export function isUnspaced(text: string): boolean {
+  return hasHighCode(text) && UNSPACED.test(text);
 }
 
 /** Whether a character of `w` is at U+0E00 or above: only then can it be of a script without spaces (most words are ASCII). */
