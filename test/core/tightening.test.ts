@@ -167,3 +167,37 @@ describe('core/pipeline: an estimate over the budget after selection', () => {
     }
   });
 });
+
+describe('core/select: structure inside a template fence read as Markdown', () => {
+  // A ```markdown template larger than the budget is read as Markdown; its comments, rule lines and
+  // empty headings go with it. They used to be counted as fixed cost, so strict mode left most of the
+  // budget unused, down to an empty output at 20%.
+  const template = [
+    '```markdown', '---', 'goal: [Short title of the migration]', '---', '', '# Migration plan', '',
+    '<!-- Keep this block for every service that moves; copy it once per service and fill in each field -->', '',
+    '## Service: {serviceName}', '', '- **Owner:** {team that owns the service and answers pages}', '- **Current host:** {where it runs today, with region}',
+    '- **Target host:** {where it will run, with region}', '- **Cutover window:** {date and time in UTC, with the rollback deadline}', '',
+    '<!-- Add one row per dependency; keep the order in which they must move, and mark the blocking ones -->', '',
+    '## Dependencies', '', '{List each dependency with its owner and whether it blocks the cutover}', '',
+    '## Risks', '', '{Each risk with its likelihood, its impact and the person who watches it}', '```',
+  ].join('\n');
+  const text = [
+    '# Migration planner', '',
+    'You are a migration planner for the platform team. Write a migration plan for the services the user names, in the format below.', '',
+    '## Rules', '',
+    '- Ask for the cutover window if the user does not give one.',
+    '- Never schedule a cutover on a Friday or the day before a public holiday.',
+    '- List the blocking dependencies first, then the others.',
+    '- Keep each field to one line.',
+    '- Write times in UTC, with the date in ISO format.',
+    '- Do not invent owners; write "unknown" where the user did not name one.', '',
+    '## Template', '', template,
+  ].join('\n');
+  it('costs nothing until the template is kept: strict mode fills the budget with the rules', () => {
+    for (const budget of ['20%', '25%', '30%', '35%']) {
+      const r = optimize({ text, budget, mode: 'strict' });
+      assert.ok(r.optimizedTokens >= 0.75 * r.budgetTokens, `${budget}: ${r.optimizedTokens} of ${r.budgetTokens} tokens used:\n${r.text}`);
+      assert.ok(r.text.includes('Never schedule a cutover on a Friday'), `${budget}: ${r.text}`);
+    }
+  });
+});

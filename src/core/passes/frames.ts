@@ -24,9 +24,20 @@ export class Frames {
     }
     this.framing = framing;
     let unframed = 0;
-    for (const block of doc.blocks) if (!block.removed && isStructural(block) && !framing.has(block)) unframed += block.tokens + 1;
+    for (const block of doc.blocks) {
+      if (block.removed || !isStructural(block) || framing.has(block)) continue;
+      // A heading over nothing, or a comment or rule line inside a tag pair or template fence, goes with
+      // the frame it stands in (see dropUnopened): it costs what that frame costs, not a fixed share.
+      const list = this.of.get(block) ?? [];
+      const goesWith = block.kind === 'heading' ? list[list.length - 1] : block.tag ? undefined : [...list].reverse().find((frame) => !!frame.tag);
+      if (goesWith) this.inner.set(goesWith, (this.inner.get(goesWith) ?? 0) + block.tokens + 1);
+      else unframed += block.tokens + 1;
+    }
     this.unframed = unframed;
   }
+
+  /** Tokens of the structure inside each frame that goes with it and frames nothing itself. */
+  private readonly inner = new Map<Block, number>();
 
   /** Tokens the frames of the units (a unit and the heads it comes with) still cost; none once opened. */
   cost(...units: Unit[]): number {
@@ -37,7 +48,7 @@ export class Frames {
       for (const frame of this.framesOf(unit)) {
         if (this.opened.has(frame) || counted?.has(frame)) continue;
         counted?.add(frame);
-        cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0);
+        cost += frame.tokens + 1 + (frame.tag?.partner ? frame.tag.partner.tokens + 1 : 0) + (this.inner.get(frame) ?? 0);
       }
     }
     return cost;
