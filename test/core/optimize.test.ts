@@ -352,6 +352,25 @@ describe('core/optimize', () => {
     }
   });
 
+  describe('a rule repeated in each section', () => {
+    const steps = ['Create the folder `out/` in the workspace root.', 'Run `npm run build` and fix every error it reports.', 'Write a summary of the changes to `out/summary.md`.'];
+    const rule = 'Work silently until the phase is complete, and never ask for confirmation.';
+    const text = ['# Phase 1: Setup', '# Phase 2: Build', '# Phase 3: Report'].map((h, i) => `${h}\n\n- ${steps[i]}\n- ${rule}`).join('\n\n');
+    const copies = (out: string) => out.split(rule).length - 1;
+
+    it('stays in every section where the prompt fits: it is each section\'s rule, not a repeat', () => {
+      for (const mode of ['relaxed', 'strict'] as const) assert.equal(copies(optimize({ text, budget: '100%', mode }).text), 3, mode);
+    });
+
+    it('is kept again only where no step of another section goes for it', () => {
+      for (let percent = 30; percent <= 95; percent += 5) {
+        const r = optimize({ text, budget: `${percent}%`, mode: 'strict' });
+        const kept = steps.filter((s) => r.text.includes(s)).length;
+        assert.ok(copies(r.text) <= Math.max(1, kept), `${percent}%: ${copies(r.text)} copies, ${kept} steps in:\n${r.text}`);
+      }
+    });
+  });
+
   describe('tables of rules', () => {
     const header = ['| Symptom | Likely cause | What to do |', '|---|---|---|'];
     const rows = [

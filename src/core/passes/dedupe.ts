@@ -1,4 +1,4 @@
-import { isStructural, sentenceText, sentenceWords, type Sentence } from '../doc';
+import { isListItem, isStructural, sentenceText, sentenceWords, type Sentence } from '../doc';
 import { REWRITES } from '../data/rewrites';
 import { GUARD_WORDS, STOPWORDS } from '../text/words';
 import type { Pass } from './context';
@@ -31,14 +31,16 @@ export const dedupe: Pass = {
         if (sentence.removed) continue;
         const text = sentenceText(sentence);
         const field = text.includes(':') && FIELD.test(text) ? section : undefined;
-        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)), field });
+        // So is a list item under another heading or lead-in: "- Work silently without announcements until
+        // complete." under each of "# Phase 1" … "# Phase 4" is a rule of each phase.
+        entries.push({ sentence, words: vocabulary.countDistinct(sentenceWords(sentence)), field, scope: field ?? (isListItem(block) ? section : undefined) });
       }
     }
     const inEntry = new Int32Array(vocabulary.size).fill(-1);
     entries.forEach((entry, index) => {
       // A line of marks alone (""""", "***") delimits; its repeat closes what the first opened.
       if (entry.words.length === 0) return;
-      const exact = (entry.field === undefined ? '' : `${entry.field}\u0000`) + foldCaseAndSpace(sentenceText(entry.sentence));
+      const exact = (entry.scope === undefined ? '' : `${entry.scope}\u0000`) + foldCaseAndSpace(sentenceText(entry.sentence));
       if (seen.has(exact)) {
         entry.sentence.removed = true;
         return;
@@ -46,7 +48,7 @@ export const dedupe: Pass = {
       seen.add(exact);
       if (entry.words.length < MIN_WORDS_FOR_NEAR || entry.field !== undefined) return;
       const rare = rarestTwo(entry.words, vocabulary);
-      const candidates = earlierCandidates(rare, byRareWord);
+      const candidates = earlierCandidates(rare, byRareWord).filter((earlier) => earlier.scope === entry.scope);
       if (candidates.length > 0) {
         for (const id of entry.words) inEntry[id] = index;
         // The word overlap first: it rules out almost every candidate, before any locked key is built.
@@ -71,6 +73,8 @@ interface Entry {
   sentence: Sentence;
   /** For a field, the section it stands in (see FIELD). */
   field?: number;
+  /** For a field or a list item, the section it stands in: a repeat only within it. */
+  scope?: number;
   /** Ids of the sentence's distinct words. */
   words: number[];
   /** See lockedKey; computed only for sentences that have near-repeat candidates. */

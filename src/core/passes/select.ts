@@ -83,6 +83,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     }
     else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
+  markRepeats(entries);
   announceBlocks(doc, entries);
   rankPointedInput(doc, entries);
   rankNamedTable(doc, entries, budget);
@@ -107,7 +108,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     chosen.fixed = frontMatter + chosen.frames.unframed;
     for (const unit of fixedUnits) {
       chosen.fixed += unit.cost + chosen.frames.open(unit);
-      if (unit.termScores) cover(chosen.covered, unit.termScores);
+      cover(chosen.covered, unit);
     }
     chosen.room = budget - chosen.fixed;
     if (first) {
@@ -369,8 +370,30 @@ function clauseTexts(sentence: Sentence, clausesOf: ReadonlyMap<Sentence, Clause
 
 const parentOf = (doc: Doc, sentence: Sentence): Block | undefined => doc.blocks.find((b) => b.sentences.includes(sentence));
 
-function cover(covered: Map<string, number>, termScores: Map<string, number>): void {
-  for (const term of termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
+function cover(covered: Map<string, number>, unit: Unit): void {
+  if (unit.repeats !== undefined) covered.set(unit.repeats, 1);
+  if (unit.termScores) for (const term of unit.termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
+}
+
+/** What a repeat of a kept unit adds (its section's scope, not its words): see markRepeats. */
+const REPEATED = 0.25;
+
+/**
+ * A rule repeated under each section ("- Work silently without announcements until complete." in every
+ * phase) stays at 100% (dedupe leaves list items of other sections alone); where the budget is short,
+ * its second copy is worth little beside what no kept unit says yet. Keys start with a NUL character,
+ * which no task term holds.
+ */
+function markRepeats(entries: readonly Entry[]): void {
+  const byText = new Map<string, Unit[]>();
+  for (const { unit } of entries) {
+    if (!unit.sentences || unit.block || unit.clause !== undefined) continue;
+    const key = '\u0000' + unit.sentences.map((s) => sentenceText(s).toLowerCase().replace(/\s+/g, ' ').trim()).join(' ');
+    const list = byText.get(key);
+    if (list) list.push(unit);
+    else byText.set(key, [unit]);
+  }
+  for (const [key, units] of byText) if (units.length > 1) for (const unit of units) unit.repeats = key;
 }
 
 /**
@@ -440,7 +463,7 @@ function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: n
   frames.open(...needed);
   for (const u of needed) {
     keep.add(u);
-    if (u.termScores) cover(covered, u.termScores);
+    cover(covered, u);
   }
   return { room: room - cost, needed };
 }
@@ -483,6 +506,7 @@ function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): 
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {
+  if (unit.repeats !== undefined && covered.has(unit.repeats)) return REPEATED * unit.score;
   if (!unit.termScores || unit.termScores.size === 0) return unit.score;
   let loss = 0;
   for (const [term, value] of unit.termScores) loss += value * (1 - COVERED ** (covered.get(term) ?? 0));

@@ -29,6 +29,8 @@ export interface Unit {
   head?: Unit;
   /** A block the unit shows ("Below is the table …"): the unit is kept only once that block is. */
   requires?: Unit;
+  /** The unit's text, folded, where another unit says the same (a rule repeated in each section). */
+  repeats?: string;
 }
 
 /**
