@@ -57,7 +57,8 @@ const CONSTRAINT = new Phrases(
     'nunca | jamás | nada | ningún | ninguna | ninguno | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
     'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
     'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto',
-  ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能'],
+  ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', 'いけない', '必須', '以内', '最大', '最小',
+    '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能', '不允许', '不许', '不准', '严禁', '不可', '绝不', '一定要', '至少', '最多'],
   ["n'", 'n’'],
 );
 
