@@ -6,7 +6,9 @@ describe('core statesRule (what the extension marks as a dropped rule)', () => {
     'If needed, ask a question, and if the user is rude, end the chat.', 'If possible, never use web searches.',
     // Chinese and Japanese limits and prohibitions beyond 不要/禁止: "overselling is not allowed", "at most 20
     // SKUs per order", "up to 6 people per booking", "reply within 3 days".
-    '不允许超卖，这是硬性要求。', '一个订单最多 20 个 SKU。', '1回の予約で取れるのは最大6名までです。', '3日以内に返信してください。']) {
+    '不允许超卖，这是硬性要求。', '一个订单最多 20 个 SKU。', '1回の予約で取れるのは最大6名までです。', '3日以内に返信してください。',
+    // Limits in German, Spanish, French and Portuguese: "at most", "at least".
+    'Eine Sitzung dauert maximal 45 Minuten.', 'Responde como máximo en tres frases.', 'Réponds en trois phrases au plus.', 'Responda com no máximo 100 palavras.']) {
     it(`a rule: ${rule}`, () => assert.equal(statesRule(rule), true));
   }
   // "If possible" hedges; it sets no condition.

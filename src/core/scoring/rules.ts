@@ -54,9 +54,11 @@ const CONSTRAINT = new Phrases(
     'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
     'exactly | at most | at least | if | ' +
     'nicht | nichts | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
+    'höchstens | mindestens | maximal | spätestens | ausschließlich | ' +
     'nunca | jamás | nada | ningún | ninguna | ninguno | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
-    'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | ' +
-    'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto',
+    'máximo | mínimo | al menos | como mucho | únicamente | exclusivamente | ' +
+    'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | au plus | au moins | exclusivement | ' +
+    'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto | no máximo | no mínimo | pelo menos',
   ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', 'いけない', '必須', '以内', '最大', '最小',
     '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能', '不允许', '不许', '不准', '严禁', '不可', '绝不', '一定要', '至少', '最多'],
   ["n'", 'n’'],
