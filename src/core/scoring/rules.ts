@@ -87,12 +87,16 @@ const MAX_THANKS_WORDS = 3;
 
 /** Holds a negation, limit or condition: a rule (see ruleValue, statesRule). */
 export function hasConstraint(text: string, scanned: readonly string[] = words(text)): boolean {
-  if (!CONSTRAINT.in(scanned, text)) return false;
+  if (!CONSTRAINT.in(scanned, text)) return NUMERIC_LIMIT.test(text);
   // "If possible, you may use web searches": a hedge, no condition, where it is the sentence's one "if"
   // and nothing else constrains it.
   if (!SOFT_CONDITION.in(scanned, text) || scanned.indexOf('if') !== scanned.lastIndexOf('if')) return true;
   return CONSTRAINT.in(scanned.filter((w) => w !== 'if'), text);
 }
+
+// "under 120 words", "fewer than 5 bullets", "within 24 hours", "no longer than 2 pages": a limit.
+const NUMERIC_LIMIT =
+  /(?<![\p{L}])(?:under|below|within|fewer than|less than|shorter than|longer than|up to|unter|weniger als|bis zu|innerhalb von|menos de|hasta|dentro de|moins de|jusqu'à|jusqu’à|até)\s+(?:\$|€|£|R\$)?\s?\d/iu;
 
 const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if applicable | if you want | if you like | if you wish | if you can');
 
