@@ -399,12 +399,10 @@ describe('core/optimize', () => {
       for (const line of r.text.split('\n')) if (line.startsWith('|')) assert.ok(text.split('\n').includes(line), `edited: ${line}`);
     });
 
-    it('no header, and no line that introduces the table, stands over no row, at any budget', () => {
+    it('no header stands over no row, at any budget', () => {
       for (let percent = 10; percent <= 100; percent += 5) {
         const r = optimize({ text, budget: `${percent}%`, mode: 'strict' });
-        const anyRow = rows.some((row) => r.text.includes(row));
-        assert.equal(r.text.includes(header[0]!), anyRow, `${percent}%: ${r.text}`);
-        if (!anyRow) assert.ok(!r.text.includes('Use this table'), `${percent}%: ${r.text}`);
+        assert.equal(r.text.includes(header[0]!), rows.some((row) => r.text.includes(row)), `${percent}%: ${r.text}`);
       }
     });
 

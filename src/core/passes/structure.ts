@@ -30,8 +30,8 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
   if (level === LEAD_IN_LEVEL) {
     // A table of rules split by row (see Block.row): its header frames its rows, and a lead-in before
     // the table frames them all.
-    if (heading.row) return !(block.row && block.kind === 'prose');
-    if (block.row) return false;
+    if (block.row && block.kind === 'prose') return false;
+    if (heading.row) return true;
     // "- Example migration pattern:" and, unindented on the next line, its code: the code is the item's.
     if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
     // A lead-in to sub-sections holds them all, up to a heading of its own section's level.
