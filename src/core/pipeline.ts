@@ -18,12 +18,6 @@ import { removals, snapshot, type Snapshot } from './trace';
  * articles last, so that a prompt that fits reads as the user wrote it.
  */
 export const PASSES: readonly Pass[] = [cleanup, rewrite, dedupe, select, prune, elision];
-/**
- * Articles go only when selecting toward tighter targets could not make the text fit: a few tokens
- * over, where units join, cost a low-value sentence, not "the" from eight kept ones (readers found
- * such telegraphic rules in relaxed outputs that fit without them).
- */
-const BEFORE_ELISION: readonly Pass[] = PASSES.filter((pass) => pass !== elision);
 
 /** Passes whose removals the result reports (cleanup only changes spacing; rewrite, see below). */
 const REPORTED = new Set(['dedupe', 'select', 'prune', 'elide']);
@@ -39,8 +33,8 @@ export interface PipelineOutput {
 const MAX_TIGHTENING = 6;
 /** A checkpoint of the document with the lengths of the removal and pass reports at that moment. */
 type Mark = { restore: () => void; removed: number; passes: number };
-/** The lossy pass that edits words inside kept units before the last resorts. */
-const WORD_PASSES: readonly Pass[] = [prune];
+/** The lossy passes that edit words inside kept units. */
+const WORD_PASSES: readonly Pass[] = [prune, elision];
 
 /** `original` is the prompt as the tokenizer counted it: sentence counts come from its chunks. */
 export function runPipeline(original: CountedText, task: string, context: PassContext): PipelineOutput {
@@ -102,14 +96,14 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   let beforeLoss = -1;
   // The document before the first loss: a tighter run starts again from it (see below).
   let lossless: Mark | null = null;
-  for (const pass of BEFORE_ELISION) {
+  for (const pass of PASSES) {
     if (pass.lossy) {
       const estimate = estimateTokens(doc);
       if (beforeLoss < 0) beforeLoss = estimate;
       if (estimate <= budget) continue;
       // The estimate errs high where units join, by at most a token a unit: when it is that close to the
       // budget, count once before the first loss, which may not be needed, and once before words are cut
-      // from what selection kept (they would go for an estimate).
+      // from what selection kept (articles would go for an estimate).
       const phase = WORD_PASSES.includes(pass) ? 'words' : 'units';
       if (!checked.has(phase) && checked.add(phase) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
       exact = null;
@@ -138,16 +132,9 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     lossless ??= mark();
     rollBack(lossless);
     const tighter: PassContext = { ...context, budget: target };
-    for (const pass of BEFORE_ELISION) if (pass.lossy) step(pass, tighter);
+    for (const pass of PASSES) if (pass.lossy) step(pass, tighter);
     ({ text: output, tokens } = measure());
     if (tokens >= before && mode === 'relaxed') break; // only kept content is left
-  }
-  if (tokens > budget) {
-    const kept = mark();
-    step(elision, context);
-    const shorter = measure();
-    if (shorter.tokens <= budget) ({ text: output, tokens } = shorter);
-    else rollBack(kept);
   }
   if (tokens > budget) {
     const before = latest ?? snapshot(doc);
