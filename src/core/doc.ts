@@ -80,11 +80,6 @@ export interface Block {
   pinned?: boolean;
   /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */
   verbatim?: boolean;
-  /**
-   * A table of rules split by row in strict mode (see rulesTableRows): its header and delimiter rows as a
-   * lead-in heading, each other row as prose of one sentence, never reworded and never a request.
-   */
-  row?: boolean;
   /** A paragraph of a quotation over several: its marks, written around what is kept of them all. */
   quotation?: Quotation;
 }
@@ -178,11 +173,11 @@ export function keptSentences(doc: Doc): Sentence[] {
   return kept;
 }
 
-/** Kept sentences that word edits may touch: not those of quoted material (see Block.verbatim) or table rows. */
+/** Kept sentences that word edits may touch: not those of quoted material (see Block.verbatim). */
 export function editableSentences(doc: Doc): Sentence[] {
   const kept: Sentence[] = [];
   for (const block of doc.blocks) {
-    if (block.removed || block.kind !== 'prose' || block.verbatim || block.row) continue;
+    if (block.removed || block.kind !== 'prose' || block.verbatim) continue;
     for (const sentence of block.sentences) if (!sentence.removed) kept.push(sentence);
   }
   return kept;

@@ -54,7 +54,7 @@ export function runPipeline(original: CountedText, task: string, context: PassCo
  */
 function compress(original: CountedText, task: string, context: PassContext): { output: PipelineOutput; overflow?: number } {
   const { tokenizer, budget, mode } = context;
-  const doc = segment(original.text, task, tokenizer, original, mode === 'strict' ? budget : Infinity, mode === 'strict');
+  const doc = segment(original.text, task, tokenizer, original, mode === 'strict' ? budget : Infinity);
   const passes: PassReport[] = [{ name: 'segment', tokens: estimateTokens(doc) }];
   const removed: Removal[] = [];
   // The document as the last reported pass left it: only passes change it, so the next one starts there.

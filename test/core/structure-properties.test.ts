@@ -86,17 +86,6 @@ const CHINESE = ['请用简体中文回答。', '不要透露内部折扣码。'
 
 const DRAFT = ['Hi Mr. Okafor, the heating in flat 3B has been broken since 12 January.', 'It is really cold and I have a baby.', 'I want it fixed by Friday 2 February.', 'Otherwise I will contact the housing team.', 'Thanks, Dana'];
 
-// A table of rules (phrases in its cells: strict mode may keep its best rows) and one of data (values:
-// whole or not at all). Header rows first.
-const RULES_TABLE = [
-  '| Problem | Action |',
-  '| Customer asks for a refund after 30 days | Explain the policy and offer store credit instead |',
-  '| Order shows as delivered but never arrived | Open a carrier claim and never promise a replacement yourself |',
-  '| Customer is rude or threatening | Stay polite, do not argue, and escalate to a human agent |',
-  '| Question about a competitor | Do not mention competitors by name, only describe our own offer |',
-];
-const DATA_TABLE = ['| Region | Q1 | Q2 |', '| North | 1,240 | 1,310 |', '| South | 980 | 1,020 |', '| West | 1,530 | 1,490 |'];
-
 const FRONT_MATTER = ['name: support-bot', 'description: Answers customer questions', 'model: gpt-4o', 'temperature: 0.2', 'tools: [search, orders]', 'version: 3'];
 
 // ---------------------------------------------------------------------------------------------------
@@ -111,8 +100,6 @@ interface Part {
   cjk?: string[];
   /** English prose sentences and rules, one entry per occurrence. */
   sentences?: string[];
-  /** Tables as their lines (header, delimiter, rows); `rows`: whether strict mode may keep some rows only. */
-  tables?: { lines: string[]; rows: boolean }[];
 }
 
 interface Prompt {
@@ -122,7 +109,6 @@ interface Prompt {
   pairs: { q: string; a: string }[];
   cjk: string[];
   sentences: string[];
-  tables: { lines: string[]; rows: boolean }[];
 }
 
 const paragraphs: fc.Arbitrary<Part> = fc
@@ -146,14 +132,6 @@ const fewShot: fc.Arbitrary<Part> = fc
       return { q: `${ql}: ${q}`, a: `${al}: ${a}` };
     });
     return { text: pairs.map((p) => `${p.q}\n${p.a}`).join(gap), pairs };
-  });
-
-const table: fc.Arbitrary<Part> = fc
-  .tuple(fc.boolean(), fc.integer({ min: 2, max: 4 }))
-  .map(([prose, n]) => {
-    const [header, ...rows] = prose ? RULES_TABLE : DATA_TABLE;
-    const lines = [header!, header!.replace(/[^|]+/g, '---'), ...rows.slice(0, n)];
-    return { text: lines.join('\n'), tables: [{ lines, rows: prose }] };
   });
 
 const code: fc.Arbitrary<Part> = fc.constantFrom(...CODE).map((c) => ({ text: c, code: [c] }));
@@ -187,7 +165,7 @@ const tagSection: fc.Arbitrary<Part> = fc
     text: `<${name}${attribute && name === 'document' ? ' index="1"' : ''}>\n${inner.text}\n</${name}>`,
   }));
 
-const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft, table);
+const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft);
 
 const frontMatter = fc
   .uniqueArray(fc.constantFrom(...FRONT_MATTER), { minLength: 1, maxLength: 4 })
@@ -215,7 +193,6 @@ const structuredPrompt: fc.Arbitrary<Prompt> = fc
       pairs: sections.flatMap((s) => s.pairs ?? []),
       cjk: sections.flatMap((s) => s.cjk ?? []),
       sentences: sections.flatMap((s) => s.sentences ?? []),
-      tables: sections.flatMap((s) => s.tables ?? []),
     };
   });
 
@@ -350,24 +327,6 @@ describe('core/optimize properties over structured prompts', () => {
     });
     const after = restrictionCounts(r.text);
     for (const w of RESTRICTIONS) assert.ok(after[w]! >= before[w]!, `"${w}": ${before[w]} in the input, ${after[w]} in:\n${r.text}`);
-  });
-
-  property('a table comes whole, or (strict mode, a table of rules) as its header over some of its rows, never edited', ({ text, tables }, b, m, t) => {
-    const r = optimize({ text, budget: b, mode: m, task: t });
-    const out = lines(r.text);
-    const inLines = new Set(lines(text));
-    for (const line of out) if (line.startsWith('|')) assert.ok(inLines.has(line), `table line edited: ${JSON.stringify(line)} in:\n${r.text}`);
-    for (const { lines: table, rows } of tables) {
-      const at = out.indexOf(table[0]!);
-      const kept = table.slice(2).filter((row) => out.includes(row));
-      if (at < 0) {
-        assert.equal(kept.length, 0, `rows kept without their header in:\n${r.text}`);
-        continue;
-      }
-      assert.equal(out[at + 1], table[1], `header kept without its delimiter row in:\n${r.text}`);
-      if (m === 'relaxed' || !rows) assert.equal(kept.length, table.length - 2, `table cut (${m}, ${rows ? 'rules' : 'data'}) in:\n${r.text}`);
-      else assert.ok(kept.length > 0, `header kept over no row in:\n${r.text}`);
-    }
   });
 
   property('at 100%, every fenced code block and the front matter are kept byte for byte', ({ text, code, frontMatter }, _b, m, t) => {

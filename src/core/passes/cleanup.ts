@@ -12,8 +12,8 @@ export const cleanup: Pass = {
     for (const block of doc.blocks) {
       block.sepBefore = tidyGap(block.sepBefore);
       // Quoted material keeps its spacing: "Invoice No: CF-2024-08817          Invoice Date" lines up
-      // columns of an OCR'd invoice; a table's row keeps its cells' padding.
-      if (block.verbatim || block.row) continue;
+      // columns of an OCR'd invoice.
+      if (block.verbatim) continue;
       for (const sentence of block.sentences) {
         let changed = false;
         sentence.pieces.forEach((piece, i) => {

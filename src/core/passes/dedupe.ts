@@ -25,8 +25,7 @@ export const dedupe: Pass = {
     let section = 0;
     for (const block of doc.blocks) {
       if (isStructural(block) && !block.removed) section++;
-      // A table's rows are its cells: "| Same | … |" in two rows is no repeat of a sentence.
-      if (block.removed || block.kind !== 'prose' || block.row) continue;
+      if (block.removed || block.kind !== 'prose') continue;
       for (const sentence of block.sentences) {
         if (sentence.removed) continue;
         const text = sentenceText(sentence);

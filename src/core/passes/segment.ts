@@ -2,7 +2,6 @@ import { indentOf, isListItem, isMaterial, opensLine, sentenceText, type Block, 
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { rulesTableRows } from '../prompt/table-rows';
 import { isSaidToReader } from './rewrite';
 import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
@@ -18,7 +17,7 @@ import type { CountedText, Tokenizer } from '../tokenizer';
  * protected inline spans are locked pieces — and pin the final request and the role statement.
  * Lossless: rendering the result gives back the input, except that <keep> markers are dropped.
  */
-export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text), openOver = Infinity, tableRows = false): Doc {
+export function segment(text: string, task: string, tokenizer: Tokenizer, counted: CountedText = tokenizer.countText(text), openOver = Infinity): Doc {
   const blocks: Block[] = [];
   let previousEnd = 0;
   // A ```markdown template larger than the whole budget could only be dropped whole: it is read as Markdown.
@@ -33,8 +32,6 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
       const sentences = splitSentences(content, english, tokenizer, (from, to) => counted.countSlice(range.contentStart + from, range.contentStart + to));
       if (range.pinned) for (const sentence of sentences) sentence.pinned = true;
       blocks.push({ kind: 'prose', sepBefore, prefix: text.slice(range.start, range.contentStart), body: '', sentences, removed: false, tokens: 0 });
-    } else if (tableRows && range.kind === 'table' && splitRulesTable(range, text, sepBefore, counted, english, blocks)) {
-      continue;
     } else {
       const body = range.kind === 'keep' ? unwrapKeep(text.slice(range.start, range.end)) : text.slice(range.start, range.end);
       const tokens = range.kind === 'keep' ? tokenizer.count(body) : counted.countSlice(range.start, range.end);
@@ -56,30 +53,6 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   pinRequests(blocks, english);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
-}
-
-/**
- * A table of rules (see rulesTableRows) as its header, a lead-in that frames the rows, and one row per
- * block: strict mode keeps its best rows. Rows are never reworded (see Block.row). False for other tables.
- */
-function splitRulesTable(range: PromptRange, text: string, sepBefore: string, counted: CountedText, english: boolean, blocks: Block[]): boolean {
-  const table = text.slice(range.start, range.end);
-  const before = blocks[blocks.length - 1];
-  const lead = before?.kind === 'prose' ? sentenceText(before.sentences[before.sentences.length - 1]!) : (before?.body ?? '');
-  const split = /^[|\p{L}\p{N}]/u.test(table) ? rulesTableRows(table, lead) : null;
-  if (!split) return false;
-  const head = table.slice(0, split.head - 1);
-  blocks.push({ kind: 'heading', sepBefore, prefix: '', body: head, sentences: [], removed: false, tokens: counted.countSlice(range.start, range.start + head.length), level: LEAD_IN_LEVEL, row: true });
-  let previousEnd = head.length;
-  for (const { start, end } of split.rows) {
-    const row = table.slice(start, end);
-    const pieces = toPieces(row, 0, row.length, findProtectedSpans(row));
-    const instruction = row.split('|').some((cell) => cell.trim() !== '' && isInstruction(cell.trim(), english));
-    const sentence: Sentence = { pieces, sep: '', removed: false, tokens: counted.countSlice(range.start + start, range.start + end), instruction, userKept: false, score: 1 };
-    blocks.push({ kind: 'prose', sepBefore: table.slice(previousEnd, start), prefix: '', body: '', sentences: [sentence], removed: false, tokens: 0, row: true });
-    previousEnd = end;
-  }
-  return true;
 }
 
 /** The prose of the prompt, where its language shows: code, data and tables are no language's. */
@@ -120,9 +93,9 @@ function markLeadIns(blocks: Block[]): void {
   let section = 0; // the level of the heading the block stands under
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
-    if (block.kind === 'heading' && !block.row) section = block.level ?? 1;
+    if (block.kind === 'heading') section = block.level ?? 1;
     const next = blocks[i + 1];
-    if (block.kind !== 'prose' || block.row || block.sentences.length === 0 || !next) continue;
+    if (block.kind !== 'prose' || block.sentences.length === 0 || !next) continue;
     // "Use when: exact search also returns bad results." under a heading says when its whole section
     // applies: kept with whatever is kept of the section.
     if (section > 0 && i > 0 && blocks[i - 1]!.kind === 'heading' && !isListItem(block) && block.sentences.length === 1 && APPLIES_WHEN.test(sentenceText(block.sentences[0]!))) {
@@ -389,10 +362,10 @@ function quotationRuns(blocks: readonly Block[]): Block[][] {
   const closes = (block: Block) => block.sentences.length > 0 && CLOSES_QUOTE.test(sentenceText(block.sentences[block.sentences.length - 1]!));
   for (let i = 0; i < blocks.length; i++) {
     const open = blocks[i]!;
-    if (open.kind !== 'prose' || open.row || open.prefix.trim() !== '' || !opens(open) || closes(open)) continue;
+    if (open.kind !== 'prose' || open.prefix.trim() !== '' || !opens(open) || closes(open)) continue;
     for (let j = i + 1; j < blocks.length && j <= i + MAX_QUOTED_PARAGRAPHS; j++) {
       const block = blocks[j]!;
-      if (block.kind !== 'prose' || block.row || block.prefix.trim() !== '' || opens(block)) break;
+      if (block.kind !== 'prose' || block.prefix.trim() !== '' || opens(block)) break;
       if (closes(block)) {
         runs.push(blocks.slice(i, j + 1));
         i = j;
@@ -505,7 +478,7 @@ function markSourceHeaders(blocks: Block[]): void {
  */
 function pinRequests(blocks: Block[], english: boolean): void {
   const said = (sentence: Sentence) => isSaidToReader(sentenceText(sentence), english);
-  const prose = blocks.filter((b) => b.kind === 'prose' && !b.row);
+  const prose = blocks.filter((b) => b.kind === 'prose');
   const sentences = prose.flatMap((b) => b.sentences);
   // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
   for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = block.sentences[0]!.input = true;
@@ -525,7 +498,7 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // Closing thanks in a paragraph of their own ("辛苦了，非常感谢！有空请你喝奶茶～") do not end the prompt.
   const end = closingEnd(blocks, said);
   let lastProse = end;
-  while (lastProse >= 0 && (blocks[lastProse]!.kind !== 'prose' || blocks[lastProse]!.row) && blocks[lastProse]!.kind !== 'example') lastProse--;
+  while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
   const last = blocks[lastProse];
   // A transcript the prompt ends on is its material: "Sam: … Anything else? ... No?" asks nothing of the model.
   if (!last || last.kind !== 'prose' || lastProse < end - 1 || (last.verbatim && last.sentences.some((s) => s.speaker))) return;

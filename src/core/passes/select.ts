@@ -68,7 +68,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     const kept = unit.sentences!.some(isFixedSentence);
     const pinned = kept || unit.sentences!.some((s) => s.request);
     // A rule's reason goes before any rule does (prompts only: in a text to read, "because" may be the answer).
-    const parts = pinned || !instructed || unit.sentences!.length !== 1 || unit.parent?.verbatim || unit.parent?.row ? [unit] : asideUnits(unit, clausesOf, tokenizer, doc.english);
+    const parts = pinned || !instructed || unit.sentences!.length !== 1 || unit.parent?.verbatim ? [unit] : asideUnits(unit, clausesOf, tokenizer, doc.english);
     for (const part of parts) add(part, kept, pinned);
   }
   let examples = 0;
@@ -238,7 +238,7 @@ function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
 function rankNamedTable(doc: Doc, entries: readonly Entry[], budget: number): void {
   const tables = doc.blocks.filter((b) => !b.removed && b.kind === 'table');
   if (tables.length !== 1) return;
-  const named = doc.blocks.some((b) => b.kind === 'prose' && !b.verbatim && !b.row && b.sentences.some((s) => !s.removed && TABLE_WORD.test(sentenceText(s))));
+  const named = doc.blocks.some((b) => b.kind === 'prose' && !b.verbatim && b.sentences.some((s) => !s.removed && TABLE_WORD.test(sentenceText(s))));
   if (!named) return;
   for (const entry of entries) if (entry.unit.block === tables[0] && entry.unit.cost <= budget / 2) entry.pinned = true;
 }
@@ -308,8 +308,7 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
     if (way === 0) continue;
     for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
       const block = doc.blocks[k]!;
-      // A table of rules split by row: "the table below" is all of its rows, none of which it needs whole.
-      if ((block.kind === 'heading' && block.level !== LEAD_IN_LEVEL) || block.row) break;
+      if (block.kind === 'heading' && block.level !== LEAD_IN_LEVEL) break;
       const target = blockUnit.get(block);
       if (target !== undefined) {
         if (target) unit.requires = target;
@@ -439,7 +438,7 @@ const NONE: ReadonlySet<Unit> = new Set();
 
 /** A unit of the prompt's own prose that only talks to its reader (greetings, hopes, thanks): see metaPenalty. */
 const talksAboutPrompt = (unit: Unit): boolean =>
-  !unit.block && !unit.parent?.verbatim && !unit.parent?.row && !!unit.sentences?.every((s) => !s.pinned && metaPenalty(sentenceText(s), s) > 0);
+  !unit.block && !unit.parent?.verbatim && !!unit.sentences?.every((s) => !s.pinned && metaPenalty(sentenceText(s), s) > 0);
 
 /** How much unused room (a share of the budget) makes selection try starting with a larger unit. */
 const UNUSED = 0.1;

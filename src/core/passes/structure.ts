@@ -8,9 +8,9 @@ export const SOURCE_LEVEL = 6;
 // document, over the blocks that hold it.
 export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)\s*\d+\]|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-])/i;
 
-/** What a lead-in line may introduce: list items, examples, code, data and tables (whole or by row). */
+/** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>
-  block.kind === 'example' || isMaterial(block) || !!block.row || (block.kind === 'prose' && isListItem(block));
+  block.kind === 'example' || isMaterial(block) || (block.kind === 'prose' && isListItem(block));
 
 /** Pinned content (the final question after the documents) belongs to no document. */
 const pinnedContent = (b: Block): boolean => !!b.pinned || (b.kind === 'prose' && b.sentences.some((s) => s.pinned));
@@ -28,10 +28,6 @@ export const isLabel = (text: string): boolean => LABEL.test(text.replace(LIST_M
 function endsSection(heading: Block, block: Block, next = false): boolean {
   const level = heading.level ?? 1;
   if (level === LEAD_IN_LEVEL) {
-    // A table of rules split by row (see Block.row): its header frames its rows, and a lead-in before
-    // the table frames them all.
-    if (block.row && block.kind === 'prose') return false;
-    if (heading.row) return true;
     // "- Example migration pattern:" and, unindented on the next line, its code: the code is the item's.
     if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
     // A lead-in to sub-sections holds them all, up to a heading of its own section's level.

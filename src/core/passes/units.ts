@@ -77,12 +77,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     const indent = indentOf(group[0]!.prefix);
     // A list item leans on the item just before it at its depth ("- Is the code testable?", then "- Does
     // it follow team conventions?"), other text on the paragraph before.
-    // A table's row leans on nothing, and nothing on it: the text after the table goes on from before it.
-    const row = !!group[0]!.row;
-    const carriedIn = row ? undefined : listItem ? (lastItem && lastItem.indent === indent && lastItem.end === at - 1 ? lastItem.unit : undefined) : carried;
+    const carriedIn = listItem ? (lastItem && lastItem.indent === indent && lastItem.end === at - 1 ? lastItem.unit : undefined) : carried;
     // The list just before, for a paragraph that names its items ("If you cannot explain these points, STOP").
-    const afterList = !listItem && !row && lastItem && lastItem.end === at - 1 ? lastItem.unit : undefined;
-    if (!row) carried = undefined;
+    const afterList = !listItem && lastItem && lastItem.end === at - 1 ? lastItem.unit : undefined;
+    carried = undefined;
     if (!listItem) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
     const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
@@ -161,7 +159,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
       }
     }
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
-    else if (units.length > first && !row) carried = units[units.length - 1];
+    else if (units.length > first) carried = units[units.length - 1];
     lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end: position.get(group[group.length - 1]!)! } : undefined;
   }
   joinRecords(doc, units);
