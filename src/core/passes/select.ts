@@ -380,19 +380,29 @@ const REPEATED = 0.25;
 /**
  * A rule repeated under each section ("- Work silently without announcements until complete." in every
  * phase) stays at 100% (dedupe leaves list items of other sections alone); where the budget is short,
- * its second copy is worth little beside what no kept unit says yet. Keys start with a NUL character,
- * which no task term holds.
+ * its second copy is worth little beside what no kept unit says yet. Such copies are written alike (a
+ * case or spacing variant is rare enough to count as new). Keys start with a NUL character, which no task
+ * term holds.
  */
 function markRepeats(entries: readonly Entry[]): void {
-  const byText = new Map<string, Unit[]>();
+  // Texts of one length first: most units have a length no other unit has, and their text is never hashed.
+  const byLength = new Map<number, Unit[]>();
   for (const { unit } of entries) {
     if (!unit.sentences || unit.block || unit.clause !== undefined) continue;
-    const key = '\u0000' + unit.sentences.map((s) => sentenceText(s).toLowerCase().replace(/\s+/g, ' ').trim()).join(' ');
-    const list = byText.get(key);
+    const length = unit.sentences.reduce((n, s) => n + sentenceText(s).length + 1, 0);
+    const list = byLength.get(length);
     if (list) list.push(unit);
-    else byText.set(key, [unit]);
+    else byLength.set(length, [unit]);
   }
-  for (const [key, units] of byText) if (units.length > 1) for (const unit of units) unit.repeats = key;
+  for (const units of byLength.values()) {
+    if (units.length < 2) continue;
+    const byText = new Map<string, Unit[]>();
+    for (const unit of units) {
+      const key = '\u0000' + unit.sentences!.map(sentenceText).join('\n');
+      byText.set(key, [...(byText.get(key) ?? []), unit]);
+    }
+    for (const [key, same] of byText) if (same.length > 1) for (const unit of same) unit.repeats = key;
+  }
 }
 
 /**

@@ -18,6 +18,17 @@ class Phrases {
     }
   }
 
+  /** The number of words of the longest phrase that starts at word `i`, or 0. */
+  lengthAt(scanned: readonly string[], i: number): number {
+    let longest = 0;
+    for (const parts of this.byFirst.get(scanned[i]!) ?? []) {
+      let k = 1;
+      while (k < parts.length && scanned[i + k] === parts[k]) k++;
+      if (k === parts.length && k > longest) longest = k;
+    }
+    return longest;
+  }
+
   /** Whether the words (or, for CJK, the text) hold one of the phrases; `first` limits to the opening word. */
   in(scanned: readonly string[], text: string, first = false): boolean {
     const end = first ? Math.min(1, scanned.length) : scanned.length;
@@ -87,16 +98,31 @@ const MAX_THANKS_WORDS = 3;
 
 /** Holds a negation, limit or condition: a rule (see ruleValue, statesRule). */
 export function hasConstraint(text: string, scanned: readonly string[] = words(text)): boolean {
-  if (!CONSTRAINT.in(scanned, text)) return NUMERIC_LIMIT.test(text);
+  if (!CONSTRAINT.in(scanned, text)) return DIGIT.test(text) && boundsNumber(scanned);
   // "If possible, you may use web searches": a hedge, no condition, where it is the sentence's one "if"
   // and nothing else constrains it.
   if (!SOFT_CONDITION.in(scanned, text) || scanned.indexOf('if') !== scanned.lastIndexOf('if')) return true;
   return CONSTRAINT.in(scanned.filter((w) => w !== 'if'), text);
 }
 
-// "under 120 words", "fewer than 5 bullets", "within 24 hours", "no longer than 2 pages": a limit.
-const NUMERIC_LIMIT =
-  /(?<![\p{L}])(?:under|below|within|fewer than|less than|shorter than|longer than|up to|unter|weniger als|bis zu|innerhalb von|menos de|hasta|dentro de|moins de|jusqu'à|jusqu’à|até)\s+(?:\$|€|£|R\$)?\s?\d/iu;
+// "under 120 words", "fewer than 5 bullets", "within 24 hours", "up to $250": a limit.
+const LIMIT = new Phrases(
+  "under | below | within | fewer than | less than | shorter than | longer than | up to | unter | weniger als | bis zu | innerhalb von | " +
+    "menos de | hasta | dentro de | moins de | jusqu'à | jusqu’à | até",
+);
+
+const DIGIT = /\d/;
+
+/** Whether a word that bounds is followed by a number (the words hold no currency signs). */
+function boundsNumber(scanned: readonly string[]): boolean {
+  for (let i = 0; i + 1 < scanned.length; i++) {
+    const length = LIMIT.lengthAt(scanned, i);
+    if (length === 0) continue;
+    const next = scanned[i + length]?.charCodeAt(0) ?? 0;
+    if (next >= 48 && next <= 57) return true;
+  }
+  return false;
+}
 
 const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if applicable | if you want | if you like | if you wish | if you can');
 
