@@ -399,7 +399,9 @@ function markRepeats(entries: readonly Entry[]): void {
     const byText = new Map<string, Unit[]>();
     for (const unit of units) {
       const key = '\u0000' + unit.sentences!.map(sentenceText).join('\n');
-      byText.set(key, [...(byText.get(key) ?? []), unit]);
+      const same = byText.get(key);
+      if (same) same.push(unit);
+      else byText.set(key, [unit]);
     }
     for (const [key, same] of byText) if (same.length > 1) for (const unit of same) unit.repeats = key;
   }

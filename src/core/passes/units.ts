@@ -29,7 +29,7 @@ export interface Unit {
   head?: Unit;
   /** A block the unit shows ("Below is the table …"): the unit is kept only once that block is. */
   requires?: Unit;
-  /** The unit's text, folded, where another unit says the same (a rule repeated in each section). */
+  /** The unit's text as a key (see select's markRepeats), where another unit says the same word for word. */
   repeats?: string;
 }
 

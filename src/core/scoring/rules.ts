@@ -34,14 +34,7 @@ class Phrases {
     const end = first ? Math.min(1, scanned.length) : scanned.length;
     for (let i = 0; i < end; i++) {
       const word = scanned[i]!;
-      const starting = this.byFirst.get(word);
-      if (starting !== undefined) {
-        for (const parts of starting) {
-          let k = 1;
-          while (k < parts.length && scanned[i + k] === parts[k]) k++;
-          if (k === parts.length) return true;
-        }
-      }
+      if (this.lengthAt(scanned, i) > 0) return true;
       for (let p = 0; p < this.prefixes.length; p++) if (word.startsWith(this.prefixes[p]!)) return true;
     }
     return this.cjk.length > 0 && hasWide(text) && this.cjk.some((phrase) => text.includes(phrase));
