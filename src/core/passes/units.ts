@@ -59,6 +59,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // summary." after a code block leans on the sentence that introduced the block.
   let carried: Unit | undefined;
   let lastItem: { indent: number; unit: Unit; end: number } | undefined;
+  // A numbered list under a title or lead-in that calls it a procedure ("## Workflow", "Follow these
+  // steps:"): a step is kept only with the step before it, so what is kept is the procedure's beginning,
+  // never steps 1, 2, 5 and 6. A section's title says it for the lead-ins under it.
+  let procedureSection = false;
+  let procedure = false;
+  let lastStep: { indent: number; unit: Unit } | undefined;
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
@@ -66,6 +72,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
       if (block.kind !== 'heading') continue;
+      if (block.level !== LEAD_IN_LEVEL) procedureSection = PROCEDURE.test(block.body);
+      procedure = procedureSection || PROCEDURE.test(block.body);
+      lastStep = undefined;
       if (block.level !== LEAD_IN_LEVEL) carried = undefined;
       if (!isListLeadIn(block)) parents.length = 0;
       else while (parents.length > 0 && parents[parents.length - 1]!.indent >= indentOf(block.body)) parents.pop();
@@ -81,9 +90,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     // The list just before, for a paragraph that names its items ("If you cannot explain these points, STOP").
     const afterList = !listItem && lastItem && lastItem.end === at - 1 ? lastItem.unit : undefined;
     carried = undefined;
-    if (!listItem) parents.length = 0;
+    // A paragraph indented under the list item just before (a note, an image, a quote) is part of it.
+    const continuation = !listItem && indent > 0 && lastItem?.end === at - 1 && parents.length > 0 && parents[0]!.indent < indent;
+    if (!listItem && !continuation) parents.length = 0;
     while (parents.length > 0 && parents[parents.length - 1]!.indent >= indent) parents.pop();
-    const parent = listItem ? parents[parents.length - 1]?.unit : undefined;
+    const parent = listItem || continuation ? parents[parents.length - 1]?.unit : undefined;
     // Talk about the prompt inside a rule ("I know this is repeating myself a bit.") is no part of it: it
     // stands alone, and never takes budget.
     const said = listItem && kept.length > 1 ? kept.filter((s) => rankOf.get(s)!.score < 0 && !isFixedSentence(s)) : [];
@@ -158,9 +169,16 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
       }
     }
+    if (!listItem && !continuation) (procedure = procedureSection), (lastStep = undefined);
+    else if (procedure && units.length > first && STEP_MARKER.test(group[0]!.prefix)) {
+      if (lastStep && lastStep.indent === indent && lastItem?.end === at - 1) units[first]!.head ??= lastStep.unit;
+      if (!lastStep || lastStep.indent >= indent) lastStep = { indent, unit: units[first]! };
+    }
     if (listItem && units.length > first) parents.push({ indent, unit: units[first]! });
     else if (units.length > first) carried = units[units.length - 1];
-    lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end: position.get(group[group.length - 1]!)! } : undefined;
+    const end = position.get(group[group.length - 1]!)!;
+    if (continuation) lastItem!.end = end;
+    else lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end } : undefined;
   }
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
@@ -315,6 +333,10 @@ function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {
   const next = kept[kept.indexOf(sentence) + 1];
   return next !== undefined && !next.speaker;
 }
+
+// What names a procedure in a title or lead-in; its steps are numbered (STEP_MARKER).
+const PROCEDURE = /(?<![\p{L}])(?:steps?|step-by-step|workflow|process|procedure|phase \d+|in (?:this|the following) order|ordered|schritte|ablauf|vorgehen(?:sweise)?|arbeitsablauf|pasos|proceso|procedimiento|flujo de trabajo|étapes|procédure|processus|déroulement|passos|etapas|processo|procedimento|fluxo)(?![\p{L}])|步骤|流程|手順|ステップ/iu;
+const STEP_MARKER = /^\s*\d{1,3}[.)]\s/;
 
 // Says nothing but that something follows: "以下の内容でお願いします。", "See below.", "如下。".
 const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以下の?(?:内容|通り|とおり)?で?(?:お願いします|お願いいたします|よろしくお願いします)|(?:具体)?(?:内容|要求|情况)?如下|siehe unten|ver abajo|voir ci-dessous|veja abaixo)[.。!！]?$/iu;

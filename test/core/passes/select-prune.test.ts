@@ -497,6 +497,51 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a numbered procedure as its beginning ("## Workflow", "Follow these steps:"): never step 5 without step 4', () => {
+    const procedures = [
+      [
+        'You are a release assistant for the Harborlight monorepo. Never publish from a dirty working tree.', '',
+        '## Release workflow', '',
+        '1. Run `git status` and stop if anything is uncommitted.',
+        '2. Run `pnpm test --filter ...[origin/main]` and wait for it to pass.',
+        '3. Bump the version in `packages/core/package.json` with `pnpm changeset version`.',
+        '4. Commit with the message `chore(release): vX.Y.Z` and tag it `vX.Y.Z`.',
+        '5. Push the tag with `git push origin vX.Y.Z`; CI publishes to npm from the tag only.',
+        '6. Post the changelog excerpt in #releases and link the CI run.', '',
+        'Only release from `main`. If a step fails, report the command output and stop.',
+      ],
+      [
+        'You help new contributors set up the Kettle & Crumb Android app. Do not suggest Fragments or XML layouts.', '',
+        'Follow these steps:', '',
+        '1. Install Android Studio Iguana and JDK 17.',
+        '2. Clone the repository and open `android/` as the project root.',
+        '3. Copy `local.properties.example` to `local.properties` and set `sdk.dir`.',
+        '4. Run `./gradlew assembleDebug` once from the terminal.',
+        '5. Start the `app` configuration on an emulator with API 34.',
+      ],
+    ];
+    for (const lines of procedures)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text: lines.join('\n'), budget: `${percent}%`, mode: 'strict' }).text;
+        const steps = out.split('\n').flatMap((line) => /^(\d)\. /.exec(line)?.[1] ?? []).map(Number);
+        assert.deepEqual(steps, steps.map((_, i) => i + 1), `${percent}%: steps ${steps.join(', ')}\n${out}`);
+      }
+  });
+
+  it('keeps a paragraph indented under a numbered item (an image, a note) only with that item', () => {
+    const text = [
+      '## Delete a code component from a canvas app', '',
+      '1. Open the app where you added the code component',
+      '2. On the left pane, select **Tree view**, and then select the screen with the component',
+      '3. Next to the component, select **More (...)**, and then select **Delete**', '',
+      '   ![Delete a code component](https://example.com/media/delete-code-component.png)', '',
+      '4. Save the app to see the changes', '',
+      '## Update code components', '',
+      'Whenever you update a code component, change the `version` property in its manifest file, or the app keeps the old build.',
+    ].join('\n');
+    keptOnlyWith(text, 'delete-code-component.png', 'select **More (...)**', 'the image shows step 3');
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
