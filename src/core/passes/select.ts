@@ -298,13 +298,15 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
   const index = new Map<Block, number>();
   doc.blocks.forEach((block, i) => index.set(block, i));
   for (const { unit, kept } of entries) {
-    if (kept || unit.block || unit.head || unit.sentences?.length !== 1 || !unit.parent) continue;
+    if (kept || unit.block || unit.sentences?.length !== 1 || !unit.parent) continue;
     const text = sentenceText(unit.sentences[0]!);
+    // What leans on the sentence before ("Where `$X` is …" after "Run the script:") may still explain a block.
+    if (unit.head && !DEFINES_ABOVE.test(text)) continue;
     // "Then ask: …" right after the context map that "First, respond with a context map:" showed: the
     // next step of what the block shows, kept only with it.
     const next = THEN.test(text) && unit.parent.sentences[0] === unit.sentences[0] && blockUnit.get(doc.blocks[index.get(unit.parent)! - 1]!);
     if (next) unit.requires = next;
-    const way = SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) ? -1 : 0;
+    const way = unit.head ? -1 : SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) || DEFINES_ABOVE.test(text) ? -1 : 0;
     if (way === 0) continue;
     for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
       const block = doc.blocks[k]!;
@@ -326,6 +328,8 @@ const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|co
 // "Here is the code below", "The schema above …"; "… return JSON, following the schema below, so that
 // …" asks something of its own.
 const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:below|here) (?:is|are) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
+// "Where `$SKILL_ROOT` is the absolute path …" after a command: says what a name in the block above means.
+const DEFINES_ABOVE = /^[^\p{L}`$]*where\s+(?:`[^`]+`|\$\w+)\s+(?:is|are|stands for|means)(?![\p{L}])/iu;
 const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
 
 const MIN_CLAUSE_ROOM = 8;
@@ -468,7 +472,8 @@ const valueOf = (unit: Unit, byCost: boolean): number => priorityOf(unit, new Ma
  */
 function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: number, frames: Frames): { room: number; needed: Unit[] } | null {
   const needed = [unit];
-  for (let head = unit.head; head && !keep.has(head); head = head.head) needed.push(head);
+  // A head that shows a block not kept ("Where `$X` is …" without its command) stays out, and what it heads.
+  for (let head = unit.head; head && !keep.has(head) && (!head.requires || keep.has(head.requires)); head = head.head) needed.push(head);
   const cost = needed.reduce((n, u) => n + u.cost, 0) + frames.cost(...needed);
   if (cost > room) return null;
   frames.open(...needed);

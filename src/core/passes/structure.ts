@@ -30,6 +30,8 @@ function endsSection(heading: Block, block: Block, next = false): boolean {
   if (level === LEAD_IN_LEVEL) {
     // "- Example migration pattern:" and, unindented on the next line, its code: the code is the item's.
     if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
+    // A lead-in indented inside a list item ("   **Quick start:** If you have the path inline:") ends with it.
+    if (indentOf(heading.body) > 0 && indentOfBlock(block) < indentOf(heading.body)) return true;
     // A lead-in to sub-sections holds them all, up to a heading of its own section's level.
     if (heading.within !== undefined) return block.kind === 'heading' && block.level !== LEAD_IN_LEVEL && (block.level ?? 1) <= heading.within;
     // A bold label titles the lead-in right after it too: "**ALTERNATIVE: Manual Icon Integration (Not
@@ -52,10 +54,10 @@ export const isListLeadIn = (block: Block): boolean => block.kind === 'heading' 
 
 /** Whether `block` stands indented under the list item `item` (a lead-in whose text holds its marker). */
 function nestedUnder(item: Block, block: Block): boolean {
-  const own = indentOf(item.body);
-  const indent = block.kind === 'prose' ? indentOf(block.prefix) : indentOf(block.body);
-  return indent > own;
+  return indentOfBlock(block) > indentOf(item.body);
 }
+
+const indentOfBlock = (block: Block): number => (block.kind === 'prose' ? indentOf(block.prefix) : indentOf(block.body));
 
 /** A block that says something: prose with a kept sentence, or any kept block other than structure. */
 const hasContent = (block: Block, now: boolean): boolean => {
