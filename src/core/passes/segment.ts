@@ -123,6 +123,10 @@ function markLeadIns(blocks: Block[]): void {
       // announceBlocks, which keeps it with the block, and with that sentence).
       if (next.kind !== 'prose' && leansWithin(sentenceText(last))) continue;
       blocks.splice(i, 1, ...splitAfter(block, block.sentences.length - 2));
+      // A bold label on the line above ("**Step 5: Verify Setup**", then "After running the script, verify …:")
+      // titles the lead-in: it is kept with what that introduces, never over nothing.
+      const title = blocks[i]!;
+      if (title.sentences.length === 1 && isLabel(sentenceText(title.sentences[0]!))) blocks[i] = asHeading(title, title.prefix + sentenceText(title.sentences[0]!), title.sentences[0]!.tokens, LEAD_IN_LEVEL);
       continue; // the lead-in is read next
     }
     const text = sentenceText(block.sentences[0]!);

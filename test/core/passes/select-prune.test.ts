@@ -542,6 +542,40 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, 'delete-code-component.png', 'select **More (...)**', 'the image shows step 3');
   });
 
+  it('ends a lead-in indented inside a list item ("   **Quick start:** If you have the path inline:") with that item', () => {
+    const text = [
+      '### Phase 1: Scan and read intent', '',
+      '1. Run the scan script from the target project root:',
+      '   ```bash', '   python3 "$SKILL_ROOT/scripts/scan.py" --output docs/codebase/.codebase-scan.txt', '   ```', '',
+      '   **Quick start:** If you have the path inline:',
+      '   ```bash', '   python3 /absolute/path/to/skills/acquire-codebase-knowledge/scripts/scan.py --output docs/codebase/.codebase-scan.txt', '   ```', '',
+      '2. Search for `PRD`, `TRD`, `README`, `ROADMAP`, `SPEC` and `DESIGN` files and read them before any source code.',
+      '3. Summarise the stated project intent in five bullet points, and never guess what the files do not say.',
+    ].join('\n');
+    keptOnlyWith(text, '**Quick start:**', '/absolute/path/to/skills', 'the quick start announces its command');
+  });
+
+  it('keeps "Where `$SKILL_ROOT` is …" only with the command above it that it explains', () => {
+    const text = [
+      'Run the scan script from the target project root:', '',
+      '```bash', 'python3 "$SKILL_ROOT/scripts/scan.py" --output docs/codebase/.codebase-scan.txt', '```', '',
+      'Where `$SKILL_ROOT` is the absolute path to the skill folder on this machine.', '',
+      'Then read every file the scan lists under "Intent", and never skip the README even when it looks stale.',
+    ].join('\n');
+    keptOnlyWith(text, '$SKILL_ROOT` is', 'scripts/scan.py', 'the sentence says what a name in the command means');
+  });
+
+  it('keeps a bold label on the line above a lead-in ("**Step 5: Verify Setup**", "After running the script, verify …:") only with what the lead-in introduces', () => {
+    const text = [
+      '**Step 4: Run Splitter Script**', '```bash', 'python scripts/split-excalidraw-library.py libraries/aws-architecture-icons/', '```', '',
+      '**Step 5: Verify Setup**', 'After running the script, verify the following structure exists:', '```',
+      'libraries/aws-architecture-icons/', '  aws-architecture-icons.excalidrawlib  (original)', '  reference.md  (generated - icon lookup table)', '```', '',
+      '### AI Assistant Workflow', '',
+      'Always read `reference.md` first and load only the icon files the diagram needs; never load the whole library.',
+    ].join('\n');
+    keptOnlyWith(text, '**Step 5: Verify Setup**', 'aws-architecture-icons.excalidrawlib', 'the label titles the structure to verify');
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
