@@ -84,6 +84,7 @@ export class Frames {
   }
 
   private framesOf(unit: Unit): readonly Block[] {
+    if (unit.parents) return [...new Set(unit.parents.flatMap((block) => this.of.get(block) ?? []))];
     return this.of.get((unit.parent ?? unit.block)!) ?? [];
   }
 }

@@ -1,4 +1,4 @@
-import { indentOf, isFixedSentence, isListItem, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
+import { indentOf, isFixedSentence, isListItem, isStructural, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
 import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/rules';
@@ -19,6 +19,8 @@ export interface Unit {
   sentences?: Sentence[];
   /** The prose block of `sentences`. */
   parent?: Block;
+  /** Every prose block of a unit merged from several paragraphs (an example's section): frames open for each. */
+  parents?: Block[];
   block?: Block;
   /** A clause of `sentences[0]` (index into its clauses) rather than the whole sentence. */
   clause?: number;
@@ -65,13 +67,21 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   let procedureSection = false;
   let procedure = false;
   let lastStep: { indent: number; unit: Unit } | undefined;
+  // The section of an example ("### Example 1: Simple Flowchart", its "**User:**" line and what the agent
+  // does): kept or dropped whole, like a labelled few-shot example (see closeExample).
+  let example: ExampleSection | undefined;
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
     const at = position.get(group[0]!)!;
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
-      if (block.kind !== 'heading') continue;
+      if (block.kind !== 'heading') {
+        if (example && !isStructural(block)) example.whole = false;
+        continue;
+      }
+      if (block.level !== LEAD_IN_LEVEL && example && (block.level ?? 1) <= example.level) example = closeExample(units, example);
+      if (block.level !== LEAD_IN_LEVEL && !example && EXAMPLE_TITLE.test(block.body)) example = { level: block.level ?? 1, from: units.length, whole: true };
       if (block.level !== LEAD_IN_LEVEL) procedureSection = PROCEDURE.test(block.body);
       procedure = procedureSection || PROCEDURE.test(block.body);
       lastStep = undefined;
@@ -180,6 +190,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     if (continuation) lastItem!.end = end;
     else lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end } : undefined;
   }
+  if (example) {
+    for (let k = after; k < doc.blocks.length; k++) if (!doc.blocks[k]!.removed && doc.blocks[k]!.kind !== 'prose' && !isStructural(doc.blocks[k]!)) example.whole = false;
+    closeExample(units, example);
+  }
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   return units;
@@ -227,6 +241,8 @@ function mergeUnits(units: Unit[], parts: readonly Unit[]): Unit {
     sentences: parts.flatMap((u) => u.sentences ?? []),
     parent: parts[0]!.parent,
   };
+  const parents = [...new Set(parts.flatMap((u) => u.parents ?? (u.parent ? [u.parent] : [])))];
+  if (parents.length > 1) merged.parents = parents;
   const gone = new Set(parts);
   for (const unit of units) if (unit.head && gone.has(unit.head)) unit.head = merged;
   const at = units.indexOf(parts[0]!);
@@ -333,6 +349,24 @@ function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {
   const next = kept[kept.indexOf(sentence) + 1];
   return next !== undefined && !next.speaker;
 }
+
+interface ExampleSection {
+  level: number;
+  /** Index of the section's first unit. */
+  from: number;
+  /** Prose only: a code block or table in it is a unit of its own, so the section is left as it is. */
+  whole: boolean;
+}
+
+/** Merges the units of an example's section into one; returns undefined (no section open). */
+function closeExample(units: Unit[], example: ExampleSection): undefined {
+  const parts = units.slice(example.from);
+  if (example.whole && parts.length > 1 && parts.every((u) => !u.block && !u.clause)) mergeUnits(units, parts);
+  return undefined;
+}
+
+// "### Example 1: Simple Flowchart", "## Example", "### Beispiel 2": one example's section, not "### Examples".
+const EXAMPLE_TITLE = /^#{1,6}\s*(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)\s*\d*\s*(?:[:：.]|(?:\*\*|__)?\s*$)/i;
 
 // What names a procedure in a title or lead-in; its steps are numbered (STEP_MARKER).
 const PROCEDURE = /(?<![\p{L}])(?:steps?|step-by-step|workflow|process|procedure|phase \d+|in (?:this|the following) order|ordered|schritte|ablauf|vorgehen(?:sweise)?|arbeitsablauf|pasos|proceso|procedimiento|flujo de trabajo|étapes|procédure|processus|déroulement|passos|etapas|processo|procedimento|fluxo)(?![\p{L}])|步骤|流程|手順|ステップ/iu;

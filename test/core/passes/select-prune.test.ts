@@ -576,6 +576,29 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, '**Step 5: Verify Setup**', 'aws-architecture-icons.excalidrawlib', 'the label titles the structure to verify');
   });
 
+  it('keeps the section of an example ("### Example 2: Relationship Diagram", its request and what the agent does) whole or not at all', () => {
+    const text = [
+      '# Excalidraw diagrams', '', 'Never invent entities the user did not name. Save every diagram as a `.excalidraw` file in the workspace root.', '',
+      '## Example prompts and responses', '',
+      '### Example 1: Simple flowchart', '', '**User:** "Create a flowchart for user registration"', '', '**Agent generates:**',
+      '1. Extract steps: "Enter email" → "Verify email" → "Set password" → "Complete"', '2. Create a flowchart with 4 rectangles and 3 arrows', '3. Save as `user-registration-flow.excalidraw`', '',
+      '### Example 2: Relationship diagram', '', '**User:** "Diagram the relationship between User, Post, and Comment entities"', '', '**Agent generates:**',
+      '1. Entities: User, Post, Comment', '2. Relationships: User → Post ("creates"), User → Comment ("writes")', '3. Save as `user-content-relationships.excalidraw`', '',
+      '## Limitations', '', '- Text does not wrap automatically: keep labels under 30 characters.',
+    ].join('\n');
+    const parts = [
+      ['Create a flowchart for user registration', '4 rectangles and 3 arrows', 'user-registration-flow.excalidraw'],
+      ['Diagram the relationship between User', 'Entities: User, Post, Comment', 'user-content-relationships.excalidraw'],
+    ];
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      for (const example of parts) {
+        const kept = example.filter((part) => out.includes(part)).length;
+        assert.ok(kept === 0 || kept === example.length, `${percent}%: ${kept} of ${example.length} parts of an example\n${out}`);
+      }
+    }
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
