@@ -84,6 +84,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
   markRepeats(entries);
+  markAnswers(entries);
   announceBlocks(doc, entries);
   rankPointedInput(doc, entries);
   rankNamedTable(doc, entries, budget);
@@ -323,11 +324,11 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
 const THEN = /^[^\p{L}]*(?:then|afterwards|after that|next|dann|danach|luego|después|ensuite|puis|depois|em seguida)(?![\p{L}])/iu;
 
 // What a prompt shows as a block.
-const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|config|yaml|sql|script|component|class|stack trace|tabela|tabla|tableau|tabelle|esquema|schéma|código)';
+const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|config|yaml|sql|script|component|hook|class|stack trace|traceback|tabela|tabla|tableau|tabelle|esquema|schéma|código)';
 // Only a sentence that opens presenting the block says nothing without it: "Below is the table …",
 // "Here is the code below", "The schema above …"; "… return JSON, following the schema below, so that
 // …" asks something of its own.
-const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:below|here) (?:is|are) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
+const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:(?:below|here) (?:is|are)|here['’]s|i['’]ve pasted|i have pasted|i['’]ve attached) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}s?|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
 // "Where `$SKILL_ROOT` is the absolute path …" after a command: says what a name in the block above means.
 const DEFINES_ABOVE = /^[^\p{L}`$]*where\s+(?:`[^`]+`|\$\w+)\s+(?:is|are|stands for|means)(?![\p{L}])/iu;
 const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
@@ -410,6 +411,29 @@ function markRepeats(entries: readonly Entry[]): void {
     for (const [key, same] of byText) if (same.length > 1) for (const unit of same) unit.repeats = key;
   }
 }
+
+/**
+ * Few-shot examples that give the same answer ("→ positiv" twice): the second teaches less than an
+ * example of a label no kept example shows yet ("→ gemischt"), so it counts as a repeat once one is kept.
+ */
+function markAnswers(entries: readonly Entry[]): void {
+  for (const { unit } of entries) {
+    if (unit.block?.kind !== 'example') continue;
+    const answer = shortAnswer(unit.block.body);
+    if (answer) unit.repeats ??= '\u0001' + answer;
+  }
+}
+
+/** The answer of an example when it is a label: after its last arrow or label ("Queue: BILLING"), a few words. */
+function shortAnswer(body: string): string | undefined {
+  const last = body.trimEnd().split('\n').pop()!.trim();
+  const arrow = last.search(/→|⇒|=>|->/);
+  const answer = arrow >= 0 ? last.slice(arrow).replace(/^(?:→|⇒|=>|->)/, '') : ANSWER_LABEL.exec(last)?.[1];
+  const words = answer?.trim().split(/\s+/).filter(Boolean) ?? [];
+  return words.length > 0 && words.length <= MAX_LABEL_WORDS ? words.join(' ').toLowerCase() : undefined;
+}
+const ANSWER_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?\p{L}[\p{L}\p{N}_ -]{0,30}(?:\*\*|__)?\s*[:：](.*)$/u;
+const MAX_LABEL_WORDS = 3;
 
 /**
  * Lazy greedy: takes the best unit that fits, re-scoring the top one as coverage grows (a unit's score

@@ -599,6 +599,32 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "Here are the relevant tables." and "I\'ve pasted the component and the hook." only with the blocks they present', () => {
+    const schema = '```sql\nCREATE TABLE subscriptions (id bigint, user_id bigint, started_at timestamptz, cancelled_at timestamptz);\nCREATE TABLE users (id bigint, created_at timestamptz, country text);\n```';
+    const tables = `I need a monthly churn cohort query for Postgres 15. Here are the relevant tables.\n\n${schema}\n\nCount a user as churned when cancelled_at is set, and never count trial users.`;
+    keptOnlyWith(tables, 'Here are the relevant tables.', 'CREATE TABLE subscriptions', 'the sentence presents the schema');
+    const code = '```tsx\nexport function useDashboardFilters() {\n  const [range, setRange] = useState({ from: today(), to: today() });\n  return { range, setRange };\n}\n```';
+    const pasted = `The dashboard re-renders forever since the merge. I've pasted the component and the hook.\n\n${code}\n\nFind the cause and keep the signature of useDashboardFilters the same.`;
+    keptOnlyWith(pasted, "I've pasted the component", 'useDashboardFilters() {', 'the sentence presents the code');
+  });
+
+  it('keeps a few-shot example of a label no kept example shows before a second example of the same label', () => {
+    const text = [
+      'Ordne die folgende Hotelbewertung einer dieser Klassen zu: positiv, negativ, gemischt. Antworte nur mit dem Klassennamen in Kleinbuchstaben, ohne Begründung.', '',
+      'Beispiele:',
+      'Bewertung: „Zimmer sauber, Frühstück top, gerne wieder!“ → positiv',
+      'Bewertung: „Nichts zu meckern, alles wie beschrieben, sehr freundliches Personal.“ → positiv',
+      'Bewertung: „Laut, dreckig und das Personal war unfreundlich.“ → negativ',
+      'Bewertung: „Tolle Lage, aber das Bett war durchgelegen.“ → gemischt', '',
+      'Bewertung: „{bewertung}“ →',
+    ].join('\n');
+    for (let percent = 40; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const labels = (out.match(/→ \p{L}+/gu) ?? []).map((l) => l.slice(2));
+      if (new Set(labels).size < labels.length) assert.equal(new Set(labels).size, 3, `${percent}%: ${labels.join(', ')} before every label is shown\n${out}`);
+    }
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
