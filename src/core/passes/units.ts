@@ -1,7 +1,7 @@
 import { indentOf, isFixedSentence, isListItem, isStructural, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { scoreClause, type RankedSentence } from '../scoring/importance';
-import { hasConstraint, isGreeting, metaPenalty, ruleValue } from '../scoring/rules';
+import { hasConstraint, isGreeting, isSpecific, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { asideStarts, clauseText, splitClauses, twoClauses, type Clause } from '../text/clauses';
 import { isUnspaced, STOPWORDS, terms, words } from '../text/words';
@@ -164,6 +164,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           // A turn that opens on its topic alone ("Luis: Code reviews. Some PRs waited …") says it only with
           // what follows on its line.
           else if (TOPIC_TURN.test(text) && continuesLine(kept, sentence)) whole.score = 0;
+          // A bare question ("Me: What else?", "Me: And the timeline?") says nothing without its answer.
+          else if (BARE_QUESTION.test(text) && !continuesLine(kept, sentence) && !isSpecific(text)) whole.score = 0;
           turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
@@ -273,6 +275,7 @@ function isRecord(block: Block, least: number): boolean {
 
 // A speaker's name and a topic of at most three words: "Luis: Code reviews.", "Greta: Staging."
 const TOPIC_TURN = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’-]+\s*){1,3}[.!]?$/u;
+const BARE_QUESTION = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’,-]+\s*){1,6}[?？]$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
 

@@ -625,6 +625,28 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never keeps a transcript\'s bare question ("Me: What else?") without the answer after it', () => {
+    const text = [
+      'Turn this discovery call into notes for the product team: pain points with a verbatim quote each, and the budget.', '',
+      'Transcript:', '',
+      'Me: Thanks for making the time, Ines. Could you tell me a bit about Kinetic Path?', '',
+      'Ines: Sure. We run seven physiotherapy clinics around Bristol, with about 40 clinicians in total.', '',
+      'Me: And what are you using for scheduling today, across all seven of the clinics?', '',
+      'Ines: We are on ClinicFlow, and have been for six years. Front desk is about 12 people across the sites.', '',
+      'Me: What\'s the main frustration?', '',
+      'Ines: Double bookings. "Twice last month two patients turned up for the same slot at Clifton."', '',
+      'Me: What else?', '',
+      'Ines: Reporting. "I have to export four different CSVs every month and stitch them together in Excel."', '',
+      'Me: And the timeline?', '',
+      'Ines: Our ClinicFlow contract runs out at the end of September, and we have budgeted around £18,000 a year.',
+    ].join('\n');
+    const answers: Record<string, string> = { "Me: What's the main frustration?": 'Double bookings.', 'Me: What else?': 'Reporting.', 'Me: And the timeline?': 'ClinicFlow contract runs out' };
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      for (const [question, answer] of Object.entries(answers)) if (out.includes(question)) assert.ok(out.includes(answer), `${percent}%: "${question}" without its answer\n${out}`);
+    }
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
