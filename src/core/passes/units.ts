@@ -155,6 +155,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head) whole.head = titled;
         else if (afterList && sentence === kept[0] && LIST_REFERENCE.test(text) && !/[:：]\s*$/.test(text)) whole.head = afterList;
+        // "in model-driven apps." after "You can add code components to:" and its items: the sentence goes on.
+        else if (afterList && sentence === kept[0] && /^\p{Ll}/u.test(text)) whole.head = afterList;
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
         // reply ("Greta: Sure, I'll do it by Friday.") comes with the turn it answers.
         if (sentence.speaker) {
@@ -196,9 +198,43 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     for (let k = after; k < doc.blocks.length; k++) if (!doc.blocks[k]!.removed && doc.blocks[k]!.kind !== 'prose' && !isStructural(doc.blocks[k]!)) example.whole = false;
     closeExample(units, example);
   }
+  joinEnumerations(doc, units);
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   return units;
+}
+
+/**
+ * The items a lead-in enumerates ("The Swift SDK supports:", then "- macOS 13.0+", "- Linux (glibc and
+ * musl)") are one unit: a list of names, versions or features read as complete, and without Linux it
+ * says Linux is not supported. Only where every item is a short name, neither an instruction nor a rule.
+ */
+function joinEnumerations(doc: Doc, units: Unit[]): void {
+  const unitsOf = new Map<Block, Unit[]>();
+  for (const unit of units) if (unit.parent && !unit.block) unitsOf.set(unit.parent, [...(unitsOf.get(unit.parent) ?? []), unit]);
+  const blocks = doc.blocks.filter((b) => !b.removed);
+  blocks.forEach((leadIn, i) => {
+    if (leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body)) return;
+    const items: Unit[] = [];
+    let k = i + 1;
+    for (; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) === indentOf(blocks[i + 1]?.prefix ?? ''); k++) {
+      const own = unitsOf.get(blocks[k]!) ?? [];
+      if (own.length !== 1 || own[0]!.sentences!.length !== 1 || !isNamed(own[0]!.sentences![0]!, doc.english)) return;
+      items.push(own[0]!);
+    }
+    // Nested items or more of the list after the run: a structured list, not an enumeration.
+    if (items.length < 2 || (k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!))) return;
+    mergeUnits(units, items);
+  });
+}
+
+const MAX_NAME_WORDS = 6;
+
+/** A list item that only names something ("visionOS 1.0+", "Error analytics and stack traces", "Sub grids"). */
+function isNamed(sentence: Sentence, english: boolean): boolean {
+  const text = sentenceText(sentence);
+  if (/[.:;!?。：]\s*$|[:：]\s/.test(text) || sentence.instruction || isInstruction(text, english) || hasConstraint(text)) return false;
+  return words(text).length <= MAX_NAME_WORDS;
 }
 
 /**

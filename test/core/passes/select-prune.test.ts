@@ -647,6 +647,33 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the names a lead-in enumerates ("The Swift SDK supports:") all or none, never a list that reads as complete without Linux', () => {
+    const text = [
+      'You are an expert on the MCP Swift SDK. Never suggest APIs that the SDK does not export, and always target Swift 6.0 or later.', '',
+      '## Platform support', '',
+      'The Swift SDK supports:',
+      '- macOS 13.0+', '- iOS and Mac Catalyst 16.0+', '- watchOS 9.0+', '- tvOS 16.0+', '- visionOS 1.0+', '- Linux (glibc and musl)', '',
+      'Use `StdioTransport` for local servers and `HTTPClientTransport` for remote ones; do not write your own transport.',
+    ].join('\n');
+    const names = ['macOS 13.0+', 'watchOS 9.0+', 'visionOS 1.0+', 'Linux (glibc and musl)'];
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const kept = names.filter((name) => out.includes(name)).length;
+      assert.ok(kept === 0 || kept === names.length, `${percent}%: ${kept} of ${names.length} platforms\n${out}`);
+    }
+  });
+
+  it('keeps a paragraph that goes on with the sentence before a list ("in model-driven apps.") only with that list', () => {
+    const text = [
+      '## Component usage', '',
+      'You can add code components to:', '- Columns', '- Grids', '- Sub grids', '', 'in model-driven apps.', '',
+      '> **Important**: Power Apps component framework is enabled for model-driven apps by default; enable it for canvas apps in the admin center.', '',
+      '## Implementing code components', '',
+      'Before you start creating code components, install the Power Platform CLI and Node.js 18 or later, and never edit the generated ManifestTypes.d.ts.',
+    ].join('\n');
+    keptOnlyWith(text, 'in model-driven apps.', '- Grids', 'the paragraph finishes the sentence the list is part of');
+  });
+
   it('keeps a list item that is a bare title ("- Output") only with an item nested under it', () => {
     const text = [
       '## Plan review', '',
