@@ -207,7 +207,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
 /**
  * The items a lead-in enumerates ("The Swift SDK supports:", then "- macOS 13.0+", "- Linux (glibc and
  * musl)") are one unit: a list of names, versions or features read as complete, and without Linux it
- * says Linux is not supported. Only where every item is a short name, neither an instruction nor a rule.
+ * says Linux is not supported. Only where every item is a short name, neither an instruction nor a rule,
+ * or every item is a case ("- Critical → failed", "- No issues → completed"): a case map without its
+ * failure cases tells the model that everything passes.
  */
 function joinEnumerations(doc: Doc, units: Unit[]): void {
   const unitsOf = new Map<Block, Unit[]>();
@@ -216,19 +218,26 @@ function joinEnumerations(doc: Doc, units: Unit[]): void {
   blocks.forEach((leadIn, i) => {
     if (leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body)) return;
     const items: Unit[] = [];
+    const indent = indentOf(blocks[i + 1]?.prefix ?? '');
     let k = i + 1;
-    for (; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) === indentOf(blocks[i + 1]?.prefix ?? ''); k++) {
+    for (; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) === indent; k++) {
       const own = unitsOf.get(blocks[k]!) ?? [];
-      if (own.length !== 1 || own[0]!.sentences!.length !== 1 || !isNamed(own[0]!.sentences![0]!, doc.english)) return;
+      if (own.length !== 1) return;
       items.push(own[0]!);
     }
-    // Nested items or more of the list after the run: a structured list, not an enumeration.
-    if (items.length < 2 || (k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!))) return;
-    mergeUnits(units, items);
+    // An item nested under one of them: a structured list, not an enumeration.
+    if (items.length < 2 || (k < blocks.length && blocks[k]!.kind === 'prose' && indentOf(blocks[k]!.prefix) > indent)) return;
+    const texts = items.map((unit) => unit.sentences!.map(sentenceText).join(' '));
+    const named = items.every((unit) => unit.sentences!.length === 1 && isNamed(unit.sentences![0]!, doc.english));
+    // Cases under an item ("- Status:", then "  - Critical → failed") decide one thing together; a glossary's
+    // lines ("Glossary:", then "- streak → Serie") each stand alone.
+    if (named || (isListLeadIn(leadIn) && texts.every((text) => CASE.test(text)))) mergeUnits(units, items);
   });
 }
 
 const MAX_NAME_WORDS = 6;
+// A case and what follows from it: "Critical → failed: …", "Simple (<1K users) → Security fundamentals".
+const CASE = /^[^→⇒]{1,60}\s(?:→|⇒|->|=>)\s/u;
 
 /** A list item that only names something ("visionOS 1.0+", "Error analytics and stack traces", "Sub grids"). */
 function isNamed(sentence: Sentence, english: boolean): boolean {

@@ -663,6 +663,26 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the cases under an item ("- Status:", "  - Critical → failed", "  - No issues → completed") all or none, and a glossary\'s lines each on its own', () => {
+    const text = [
+      'You review implementation plans before any code is written. Never approve a plan that skips tests.', '',
+      '- Regression risk: after all checks, assign an overall risk score of LOW, MEDIUM, HIGH or CRITICAL.',
+      '- Status:', '  - Critical → failed.', '  - Non-critical → needs_revision.', '  - No issues → completed.',
+      '- Output: return the JSON object described in `output_format`, and nothing else.', '',
+      'Glossary (always use these):', '- workout → Training (never "Workout")', '- streak → Serie', '- Stridewell Pro → Stridewell Pro (do not translate)',
+    ].join('\n');
+    const cases = ['Critical → failed', 'Non-critical → needs_revision', 'No issues → completed'];
+    let glossaryPart = false;
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const kept = cases.filter((c) => out.includes(c)).length;
+      assert.ok(kept === 0 || kept === cases.length, `${percent}%: ${kept} of ${cases.length} cases\n${out}`);
+      const entries = ['workout → Training', 'streak → Serie', 'Stridewell Pro → Stridewell Pro'].filter((e) => out.includes(e)).length;
+      glossaryPart ||= entries > 0 && entries < 3;
+    }
+    assert.ok(glossaryPart, 'some budget keeps part of the glossary');
+  });
+
   it('keeps a paragraph that goes on with the sentence before a list ("in model-driven apps.") only with that list', () => {
     const text = [
       '## Component usage', '',
