@@ -70,6 +70,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // The section of an example ("### Example 1: Simple Flowchart", its "**User:**" line and what the agent
   // does): kept or dropped whole, like a labelled few-shot example (see closeExample).
   let example: ExampleSection | undefined;
+  let glued: { indent: number; unit: Unit } | undefined;
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
@@ -97,6 +98,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     // A list item leans on the item just before it at its depth ("- Is the code testable?", then "- Does
     // it follow team conventions?"), other text on the paragraph before.
     const carriedIn = listItem ? (lastItem && lastItem.indent === indent && lastItem.end === at - 1 ? lastItem.unit : undefined) : carried;
+    // A list on the line right after a paragraph ("**Architecture Decision Record (ADR)** - Save to …",
+    // then "- Number sequentially") says more of it: its items are kept only with the paragraph.
+    const previous = doc.blocks[at - 1];
+    if (!listItem || lastItem?.end !== at - 1) glued = undefined;
+    if (listItem && !glued && carried && carried.parent === previous && !isListItem(previous!) && !previous!.verbatim && (group[0]!.sepBefore.match(/\n/g)?.length ?? 0) === 1) glued = { indent, unit: carried };
     // The list just before, for a paragraph that names its items ("If you cannot explain these points, STOP").
     const afterList = !listItem && lastItem && lastItem.end === at - 1 ? lastItem.unit : undefined;
     carried = undefined;
@@ -183,6 +189,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
       }
     }
+    if (glued && glued.indent === indent && units.length > first) units[first]!.head ??= glued.unit;
     if (!listItem && !continuation) (procedure = procedureSection), (lastStep = undefined);
     else if (procedure && units.length > first && STEP_MARKER.test(group[0]!.prefix)) {
       if (lastStep && lastStep.indent === indent && lastItem?.end === at - 1) units[first]!.head ??= lastStep.unit;

@@ -683,6 +683,17 @@ describe('core/passes/select', () => {
     assert.ok(glossaryPart, 'some budget keeps part of the glossary');
   });
 
+  it('keeps a list on the line right after a paragraph ("**Architecture Decision Record (ADR)** - Save to …", "- Number sequentially") only with that paragraph', () => {
+    const text = [
+      'You review system architecture for scale, security and cost. Never recommend a pattern without naming its trade-off.', '',
+      '### For every architecture decision, create:', '',
+      '**Architecture Decision Record (ADR)** - Save to `docs/architecture/ADR-[number]-[title].md`',
+      '- Number sequentially (ADR-001, ADR-002, etc.)', '- Include decision drivers, options considered and the rationale', '',
+      '### When to create ADRs:', '- Database technology choices', '- API architecture decisions', '- Deployment strategy changes',
+    ].join('\n');
+    keptOnlyWith(text, 'Number sequentially', 'Architecture Decision Record (ADR)', 'the items say how to write the record the paragraph names');
+  });
+
   it('keeps a paragraph that goes on with the sentence before a list ("in model-driven apps.") only with that list', () => {
     const text = [
       '## Component usage', '',
