@@ -183,7 +183,21 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
+  dropPointersAbove(doc);
 }
+
+/**
+ * A lead-in that points back at the block right above it ("Default fix direction for every anti-pattern
+ * above:" after the anti-pattern table) points at nothing once that block went: its items stay, without it.
+ */
+function dropPointersAbove(doc: Doc): void {
+  doc.blocks.forEach((block, i) => {
+    if (block.removed || block.kind !== 'heading' || block.level !== LEAD_IN_LEVEL || !ABOVE.test(block.body)) return;
+    const before = doc.blocks[i - 1];
+    if (before?.removed && before.kind !== 'prose' && !isStructural(before)) block.removed = true;
+  });
+}
+const ABOVE = /(?<![\p{L}])(?:above|oben|ci-dessus|arriba|acima)(?![\p{L}])/iu;
 
 /**
  * What relaxed mode keeps whatever the budget keeps what it leans on: "Mark it with `it.skip` and put a

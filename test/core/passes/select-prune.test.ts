@@ -694,6 +694,23 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, 'Number sequentially', 'Architecture Decision Record (ADR)', 'the items say how to write the record the paragraph names');
   });
 
+  it('drops a lead-in that points at the table right above it ("… every anti-pattern above:") when the table went, and keeps its items', () => {
+    const rows = ['SOQL inside a loop', 'DML inside a loop', 'Hardcoded record IDs or org-specific values', 'Empty `catch` blocks', 'String-concatenated SOQL containing user input', 'Test methods with no assertions']
+      .map((r) => `| ${r} | Governor limit exception, silent failure or injection risk at scale |`);
+    const text = [
+      'You write Apex triggers for Salesforce orgs. Never deploy without tests that assert outcomes.', '',
+      '### Hardcoded anti-patterns', '', '| Anti-pattern | Risk |', '|---|---|', ...rows, '',
+      'Default fix direction for every anti-pattern above:', '- Query once, operate on collections', '- Use bind variables and `WITH USER_MODE` where appropriate', '- Assert meaningful outcomes in every test method',
+    ].join('\n');
+    let itemsAlone = false;
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('anti-pattern above')) assert.ok(out.includes('| SOQL inside a loop'), `${percent}%: points at a table that went\n${out}`);
+      itemsAlone ||= out.includes('Query once') && !out.includes('| SOQL inside a loop');
+    }
+    assert.ok(itemsAlone, 'some budget keeps the items without the table');
+  });
+
   it('keeps a paragraph that goes on with the sentence before a list ("in model-driven apps.") only with that list', () => {
     const text = [
       '## Component usage', '',
