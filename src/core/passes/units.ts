@@ -220,7 +220,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
  */
 function joinEnumerations(doc: Doc, units: Unit[]): void {
   const unitsOf = new Map<Block, Unit[]>();
-  for (const unit of units) if (unit.parent && !unit.block) unitsOf.set(unit.parent, [...(unitsOf.get(unit.parent) ?? []), unit]);
+  for (const unit of units) {
+    if (!unit.parent || unit.block) continue;
+    const own = unitsOf.get(unit.parent);
+    if (own) own.push(unit);
+    else unitsOf.set(unit.parent, [unit]);
+  }
   const blocks = doc.blocks.filter((b) => !b.removed);
   blocks.forEach((leadIn, i) => {
     if (leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body)) return;
