@@ -4,6 +4,7 @@ import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
 import { hasConstraint, isMeta, isSpecific, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
+import { lastAnswer } from '../prompt/examples';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
@@ -321,7 +322,7 @@ function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }
     // next step of what the block shows, kept only with it.
     const next = THEN.test(text) && unit.parent.sentences[0] === unit.sentences[0] && blockUnit.get(doc.blocks[index.get(unit.parent)! - 1]!);
     if (next) unit.requires = next;
-    const way = unit.head ? -1 : SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) || DEFINES_ABOVE.test(text) ? -1 : 0;
+    const way = SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) || DEFINES_ABOVE.test(text) ? -1 : 0;
     if (way === 0) continue;
     for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
       const block = doc.blocks[k]!;
@@ -438,15 +439,11 @@ function markAnswers(entries: readonly Entry[]): void {
   }
 }
 
-/** The answer of an example when it is a label: after its last arrow or label ("Queue: BILLING"), a few words. */
+/** The answer of an example when it is a label ("Queue: BILLING", "… → positiv"): a few words, folded. */
 function shortAnswer(body: string): string | undefined {
-  const last = body.trimEnd().split('\n').pop()!.trim();
-  const arrow = last.search(/→|⇒|=>|->/);
-  const answer = arrow >= 0 ? last.slice(arrow).replace(/^(?:→|⇒|=>|->)/, '') : ANSWER_LABEL.exec(last)?.[1];
-  const words = answer?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const words = lastAnswer(body)?.split(/\s+/).filter(Boolean) ?? [];
   return words.length > 0 && words.length <= MAX_LABEL_WORDS ? words.join(' ').toLowerCase() : undefined;
 }
-const ANSWER_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?\p{L}[\p{L}\p{N}_ -]{0,30}(?:\*\*|__)?\s*[:：](.*)$/u;
 const MAX_LABEL_WORDS = 3;
 
 /**

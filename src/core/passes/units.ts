@@ -219,13 +219,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
  * failure cases tells the model that everything passes.
  */
 function joinEnumerations(doc: Doc, units: Unit[]): void {
-  const unitsOf = new Map<Block, Unit[]>();
-  for (const unit of units) {
-    if (!unit.parent || unit.block) continue;
-    const own = unitsOf.get(unit.parent);
-    if (own) own.push(unit);
-    else unitsOf.set(unit.parent, [unit]);
-  }
+  const unitsOf = unitsByParagraph(units);
   const blocks = doc.blocks.filter((b) => !b.removed);
   blocks.forEach((leadIn, i) => {
     if (leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body)) return;
@@ -264,8 +258,7 @@ function isNamed(sentence: Sentence, english: boolean): boolean {
  * text keeps the ID it is cited by and the version it belongs to.
  */
 function joinRecords(doc: Doc, units: Unit[]): void {
-  const unitsOf = new Map<Block, Unit[]>();
-  for (const unit of units) if (unit.parent && !unit.block) unitsOf.set(unit.parent, [...(unitsOf.get(unit.parent) ?? []), unit]);
+  const unitsOf = unitsByParagraph(units);
   let record: Unit | undefined; // the record whose text runs on, up to the next heading or block
   let text = false; // whether the record's text has begun
   for (const block of doc.blocks) {
@@ -288,6 +281,18 @@ function joinRecords(doc: Doc, units: Unit[]): void {
     record.score = 0;
     for (const unit of own) unit.head ??= record;
   }
+}
+
+/** The prose units of each paragraph, in order. */
+function unitsByParagraph(units: readonly Unit[]): Map<Block, Unit[]> {
+  const unitsOf = new Map<Block, Unit[]>();
+  for (const unit of units) {
+    if (!unit.parent || unit.block) continue;
+    const own = unitsOf.get(unit.parent);
+    if (own) own.push(unit);
+    else unitsOf.set(unit.parent, [unit]);
+  }
+  return unitsOf;
 }
 
 /** Replaces `parts` in `units` by one unit worth its best part and a little of each other one. */

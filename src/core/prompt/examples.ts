@@ -82,6 +82,15 @@ const MAX_ARROW_INPUT_WORDS = 10;
 // Any short label opening a line ("Ticket:", "Queue:", "Review text:").
 const ANY_LABEL = /^(?:[-*+>]\s+)?(?:\*\*|__)?(\p{L}[\p{L}\p{N}_-]*(?: [\p{L}\p{N}_-]+){0,2})(?:\*\*|__)?\s*[:：]/u;
 
+/** What an example's last line answers: the text after its arrow or its label ("Queue: BILLING"). */
+export function lastAnswer(example: string): string | undefined {
+  const last = example.trimEnd().split('\n').pop()!.trim();
+  const arrow = ARROW.exec(last);
+  if (arrow) return arrow[1]!.trim();
+  const label = ANY_LABEL.exec(last);
+  return label ? last.slice(label[0].length).trim() : undefined;
+}
+
 /**
  * Labels this prompt uses in pairs: a label that is followed by the same other label at least twice
  * ("Ticket: …" then "Queue: …") asks, and the one after it answers — with an answer as short as a
