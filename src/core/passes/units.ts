@@ -78,7 +78,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
       if (block.kind !== 'heading') {
-        if (example && !isStructural(block)) example.whole = false;
+        if (example && holdsMaterial(block)) example.whole = false;
         continue;
       }
       if (block.level !== LEAD_IN_LEVEL && example && (block.level ?? 1) <= example.level) example = closeExample(units, example);
@@ -202,7 +202,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     else lastItem = listItem && units.length > first ? { indent, unit: units[units.length - 1]!, end } : undefined;
   }
   if (example) {
-    for (let k = after; k < doc.blocks.length; k++) if (!doc.blocks[k]!.removed && doc.blocks[k]!.kind !== 'prose' && !isStructural(doc.blocks[k]!)) example.whole = false;
+    if (doc.blocks.slice(after).some(holdsMaterial)) example.whole = false;
     closeExample(units, example);
   }
   joinEnumerations(doc, units);
@@ -422,6 +422,9 @@ interface ExampleSection {
   /** Prose only: a code block or table in it is a unit of its own, so the section is left as it is. */
   whole: boolean;
 }
+
+/** A block of an example's section that is a unit of its own (code, a table, an example). */
+const holdsMaterial = (block: Block): boolean => !block.removed && block.kind !== 'prose' && !isStructural(block);
 
 /** Merges the units of an example's section into one; returns undefined (no section open). */
 function closeExample(units: Unit[], example: ExampleSection): undefined {
