@@ -1,4 +1,4 @@
-import { isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { checkpoint, isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isStructural, render, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -148,7 +148,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const { keep, covered } = chosen;
   frames = chosen.frames;
   fixed = chosen.fixed;
-  const room = chosen.room;
+  let room = chosen.room;
   // Room a long sentence did not fit into: the main clause of a sentence that says something specific may.
   if (doc.english && room >= MIN_CLAUSE_ROOM) {
     const rankOf = new Map(ranked.map((r) => [r.sentence, r] as const));
@@ -163,7 +163,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       return saysSomething(c, texts) && !dropsConstraint(c, texts);
     });
     if (candidates.length > 0) {
-      fill(candidates, keep, covered, room, byCost, frames);
+      room = fill(candidates, keep, covered, room, byCost, frames);
       // Every clause of a cut sentence is a unit, kept or not: apply cuts by them.
       units.push(...clauses);
     }
@@ -185,6 +185,34 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
   dropPointersAbove(doc);
+  if (room >= REFILL_SHARE * budget) refill(doc, units, keep, covered, budget, byCost, frames, filler, tokenizer);
+}
+
+/**
+ * Where the estimated room left is a large share of the budget (a short prompt of a few long sentences),
+ * the slack that unit costs allow for joins may be what kept the next unit out: count the text, and
+ * fill what is really left with whole units, allowing one join's slack. Undone if the count says it went over.
+ */
+const REFILL_SHARE = 0.1;
+const REFILL_SLACK = 1;
+
+function refill(doc: Doc, units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, budget: number, byCost: boolean, frames: Frames, filler: ReadonlySet<Unit>, tokenizer: Tokenizer): void {
+  const slack = budget - tokenizer.count(render(doc));
+  const whole = (unit: Unit) => unit.clause === undefined && (!unit.head || keep.has(unit.head) || whole(unit.head));
+  const candidates = units.filter((unit) => !keep.has(unit) && whole(unit) && unit.cost <= slack + REFILL_SLACK);
+  if (candidates.length === 0) return;
+  const before = new Set(keep);
+  const restore = checkpoint(doc);
+  fill(candidates, keep, covered, slack + REFILL_SLACK, byCost, frames, filler);
+  if (keep.size === before.size) return;
+  for (const unit of keep) {
+    if (before.has(unit)) continue;
+    for (const sentence of unit.sentences ?? []) sentence.removed = false;
+    if (unit.block) unit.block.removed = false;
+  }
+  frames.dropUnopened();
+  dropPointersAbove(doc);
+  if (tokenizer.count(render(doc)) > budget) restore();
 }
 
 /**

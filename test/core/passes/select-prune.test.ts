@@ -1180,6 +1180,18 @@ describe('core/passes/select', () => {
       if (budget !== '30%') assert.ok(/rule 1/.test(out), `${budget}: the template went whole\n${out}`);
     }
   });
+
+  it('fills the room that the join slack of unit costs left in a short prompt, counted exactly', () => {
+    const text =
+      'I want you to act as a Python REPL. I will type code and you will reply with what the interpreter would print. ' +
+      'I want you to only reply with the output inside one code block, and nothing else. Do not write explanations. ' +
+      'Do not run any code unless I ask you to. When I need to tell you something in English, I will put it inside ' +
+      'curly brackets {like this}. My first command is print(2 + 2)';
+    const r = optimize({ text, budget: '50%', mode: 'strict' });
+    // Before, the estimate left 11 tokens for a rule of 11.5 and the output used 35 of 46 tokens.
+    assert.ok(r.text.includes("Don't run any code unless I ask you to."), r.text);
+    assert.ok(r.optimizedTokens <= r.budgetTokens, `${r.optimizedTokens} > ${r.budgetTokens}`);
+  });
 });
 
 describe('core/passes/prune', () => {
