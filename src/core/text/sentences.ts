@@ -106,6 +106,9 @@ const LIST_LINE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
 // A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".
 const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines)\s+\d{1,3}$/iu;
 
+const SPACED_PART = /^ \p{L}{1,2}\./u;
+const SPACED_FIRST = /(?:^|[\s(])\p{Ll}\. $/u;
+
 function isAbbreviation(text: string, period: number): boolean {
   const previous = text.charCodeAt(period - 1);
   // Only a number can be an ordinal; only a letter or a period end an abbreviation.
@@ -115,6 +118,9 @@ function isAbbreviation(text: string, period: number): boolean {
   const word = text.slice(start, period);
   // Initials: "J. R. R. Tolkien", not a key after a "+" ("Ctrl+C.").
   if (word.length === 1 && /\p{Lu}/u.test(word) && (start === 0 || /[\s(.]/.test(text[start - 1]!))) return true;
+  // The first part of a spaced abbreviation: "z. B.", "d. h.", "u. a.", "p. ex.", "p. ej.".
+  if (word.length === 1 && (start === 0 || /[\s(]/.test(text[start - 1]!)) && SPACED_PART.test(text.slice(period + 1, period + 5))) return true;
+  if (word.length <= 2 && SPACED_FIRST.test(text.slice(Math.max(0, start - 4), start))) return true;
   return word.length > 0 && ABBREVIATIONS.has(word.toLowerCase());
 }
 

@@ -37,6 +37,8 @@ describe('core/text/sentences', () => {
     ['Chinese full stops, no spaces', '请用中文回答。不要编造数据。', ['请用中文回答。', '不要编造数据。']],
     ['Japanese', '必ず確認してください。番号は聞かないでください。', ['必ず確認してください。', '番号は聞かないでください。']],
     ['Hindi danda', 'वारसॉ पोलैंड की राजधानी है। यह विस्तुला नदी पर है।', ['वारसॉ पोलैंड की राजधानी है।', 'यह विस्तुला नदी पर है।']],
+    ['spaced abbreviations (z. B., d. h., p. ex.), not a lone letter', 'Schlüssel in Punkt-Notation, z. B. `checkout.pay`. Alle Texte, d. h. auch Fehler. Noms courts, p. ex. « panier ». Option a. Be careful.',
+      ['Schlüssel in Punkt-Notation, z. B. `checkout.pay`.', 'Alle Texte, d. h. auch Fehler.', 'Noms courts, p. ex. « panier ».', 'Option a.', 'Be careful.']],
     ['Spanish, past an abbreviation', 'Trabajo en Ferretería Hnos. Villalba y uso MySQL 8. Vivo en la Av. Central.', ['Trabajo en Ferretería Hnos. Villalba y uso MySQL 8.', 'Vivo en la Av. Central.']],
     [
       'Thai, at spaces once a sentence has some length',
