@@ -447,7 +447,7 @@ function pairTagBlocks(blocks: Block[]): void {
 
 // "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
 const ROLE = new RegExp(
-  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act as|i want you to act as|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act as|' +
+  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act (?:as|like)|i want you (?:to )?act (?:as|like)|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act (?:as|like)|' +
     'your role is|imagine you are|pretend (?:to be|you are)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
     'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
@@ -509,8 +509,16 @@ function pinRequests(blocks: Block[], english: boolean): void {
   // The input a role prompt closes on is its final input, in the role's paragraph too (an article's last
   // sentence, "The first recorded use is …" or a closing quotation, is none).
   const input = [...last.sentences].reverse().find((s) => !said(s));
-  if (role && input && input !== role && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
-    input.pinned = input.input = true;
+  // A prompt without a role statement closes on its input too when it opens on what to do with it ("I want
+  // you to translate … My first sentence is "…""): that instruction stands for the role, pinned with the
+  // input and ranked beside it (an input alone, "First sentence: "Could you send me …?"", asks the wrong
+  // thing). An article has no instruction.
+  const task = role ? undefined : sentences.find((s) => s.instruction && !said(s));
+  const opening = role ?? task;
+  if (opening && input && input !== opening && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
+    input.pinned = true;
+    if (task) task.pinned = true;
+    else input.input = true;
     return;
   }
   // A list item is one rule among others, not the prompt's closing request; nor is what follows the role

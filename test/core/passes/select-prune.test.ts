@@ -1181,6 +1181,31 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads "act like" and "I want you act as" as the role: relaxed mode keeps it whatever the budget', () => {
+    const roles = [
+      ['I want you act as a language detector. I will type a sentence in any language and you will tell me which language it is. Do not write any explanations or other words, just reply with the name of the language. I will start when you are ready.', 'Act as a language detector.'],
+      ['I want you to act like a stand-up comedian from Dublin. I will give you topics and you will write short jokes about them in your voice. Keep each joke under 50 words and never punch down. I will send the topics next.', 'Act like a stand-up comedian from Dublin.'],
+    ];
+    for (const [text, role] of roles)
+      for (const budget of ['20%', '10%']) {
+        // Before, neither was a role: a rule stood in its place ("Keep each joke under 50 words …").
+        const out = optimize({ text, budget, mode: 'relaxed' }).text;
+        assert.ok(out.startsWith(role), `${budget}: ${out}`);
+      }
+  });
+
+  it('pins the input a prompt without a role closes on, with the instruction it opens on', () => {
+    const text =
+      'I want you to translate the sentences I write into formal German. I will write the sentence, and you will translate it with formal address. ' +
+      'I do not want you to reply with anything but the translation. When I need to tell you something in English, I will put it in curly brackets like {this}. ' +
+      'My first sentence is "Could you send me the invoice by Friday?"';
+    const input = 'First sentence: "Could you send me the invoice by Friday?"';
+    // Before, at 50% and 40% the input went and the aside about curly brackets stayed as the closing request.
+    for (const budget of ['50%', '40%']) assert.ok(optimize({ text, budget, mode: 'strict' }).text.includes(input), budget);
+    // The input alone asks the model something else: it comes only with what to do with it.
+    keptOnlyWith(text, input, 'Translate the sentences I write into formal German.', 'an input without its instruction', 10);
+  });
+
   it('fills the room that the join slack of unit costs left in a short prompt, counted exactly', () => {
     const text =
       'I want you to act as a Python REPL. I will type code and you will reply with what the interpreter would print. ' +
