@@ -2,7 +2,7 @@ import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, ENOUGH_SAID, OPENERS, REWRI
 import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
 import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
-import { editableSentences, type Doc, type Piece } from '../doc';
+import { editableSentences, sentenceText, type Doc, type Piece } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
@@ -42,7 +42,7 @@ export const rewrite: Pass = {
         sentence.removed = true;
         continue;
       }
-      const asked = POLITE_QUESTION.test(sentence.pieces[0]?.text ?? '');
+      const asked = POLITE_QUESTION.test(sentenceText(sentence));
       let changed = dropInterjection(sentence.pieces);
       sentence.pieces.forEach((piece, i) => {
         if (piece.locked) return;
@@ -74,15 +74,18 @@ const SECOND_VERB = /\b(?:and|or|but)\s+not\s+\p{Ll}|,\s*not\s+(?!(?:the|a|an|my
 
 const SECOND_INFINITIVE = /(?:,\s*|\b(?:and|or|but)\s+)(?:not\s+|never\s+)?to\s+\p{Ll}|\brather than to\s/u;
 
-// "Could you please ask me for …?" asks; once the request is "Ask me for …", it ends as one.
-const POLITE_QUESTION = /^\W*(?:could|can|would) you (?:please|be so kind as to)\s/i;
+// "Could you please ask me for …?" asks; once the request is "Ask me for …", it ends as one, after a
+// label too ("1. **Request for Input**: Could you please …?", "Note: could you please …?").
+const LABEL = String.raw`(?:\d+[.)]\s+)?(?:\*\*[^*\n]{1,40}\*\*|[\p{L}][\p{L} ]{0,30}):\s+`;
+const POLITE_QUESTION = new RegExp(String.raw`^\W*(?:${LABEL})?(?:could|can|would) you (?:please|be so kind as to)\s`, 'iu');
+const STILL_ASKS = new RegExp(String.raw`^\W*(?:${LABEL})?(?:could|can|would) you\b`, 'iu');
 
 /** Ends a question turned into a request ("Ask me for the statement?") with a full stop. */
 function endAsked(pieces: Piece[]): void {
   const first = pieces[0];
   const last = pieces[pieces.length - 1];
   // Still put as a question ("Could you tell me …?"): it keeps its question mark.
-  if (!first || !last || last.locked || /^\W*(?:could|can|would) you\b/i.test(first.text)) return;
+  if (!first || !last || last.locked || STILL_ASKS.test(pieces.map((p) => p.text).join(''))) return;
   const mark = /\?(\s*)$/.exec(last.text);
   if (mark) pieces[pieces.length - 1] = { ...last, text: last.text.slice(0, mark.index) + '.' + mark[1] };
 }

@@ -210,6 +210,10 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Could you please ask me for the statement?'), 'Ask me for the statement.');
     assert.equal(rw('Would you please review `a.ts`?'), 'Review `a.ts`.');
     assert.equal(rw('Could you tell me why it fails?'), 'Could you tell me why it fails?');
+    // After a label or a list number too; before, "1. **Request for Input**: Ask me for the statement?".
+    assert.equal(rw('1. **Request for Input**: Could you please ask me for the statement?'), '1. **Request for Input**: Ask me for the statement.');
+    assert.equal(rw('Note: could you please keep the answer short?'), 'Note: Keep the answer short.');
+    assert.equal(rw('Note: could you tell me why it fails?'), 'Note: could you tell me why it fails?');
   });
 
   it('leaves phrases whose short form can change what is meant', () => {
