@@ -159,7 +159,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
-        else if (titled && !whole.head) whole.head = titled;
+        else if (titled && !whole.head && !SOURCE_HEADER.test(text)) whole.head = titled;
         else if (afterList && sentence === kept[0] && LIST_REFERENCE.test(text) && !/[:：]\s*$/.test(text)) whole.head = afterList;
         // "in model-driven apps." after "You can add code components to:" and its items: the sentence goes on.
         else if (afterList && sentence === kept[0] && /^\p{Ll}/u.test(text)) whole.head = afterList;
@@ -187,6 +187,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           previous.score = 0;
           titled = previous;
         }
+        // A retrieved document's first sentence that opens on its header ("[Doc 1] Release notes v4.8.2: Fixed
+        // …") is text and its title at once: the document's later sentences say whose they are only with it.
+        else if (previous && SOURCE_HEADER.test(text)) titled = previous;
       }
     }
     if (glued && glued.indent === indent && units.length > first) units[first]!.head ??= glued.unit;
