@@ -198,7 +198,7 @@ const REFILL_SLACK = 1;
 
 function refill(doc: Doc, units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, budget: number, byCost: boolean, frames: Frames, filler: ReadonlySet<Unit>, tokenizer: Tokenizer): void {
   const slack = budget - tokenizer.count(render(doc));
-  const whole = (unit: Unit) => unit.clause === undefined && (!unit.head || keep.has(unit.head) || whole(unit.head));
+  const whole = (unit: Unit): boolean => unit.clause === undefined && (!unit.head || keep.has(unit.head) || whole(unit.head));
   const candidates = units.filter((unit) => !keep.has(unit) && whole(unit) && unit.cost <= slack + REFILL_SLACK);
   if (candidates.length === 0) return;
   const before = new Set(keep);

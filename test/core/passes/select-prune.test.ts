@@ -1182,7 +1182,7 @@ describe('core/passes/select', () => {
   });
 
   it('reads "act like" and "I want you act as" as the role: relaxed mode keeps it whatever the budget', () => {
-    const roles = [
+    const roles: [text: string, role: string][] = [
       ['I want you act as a language detector. I will type a sentence in any language and you will tell me which language it is. Do not write any explanations or other words, just reply with the name of the language. I will start when you are ready.', 'Act as a language detector.'],
       ['I want you to act like a stand-up comedian from Dublin. I will give you topics and you will write short jokes about them in your voice. Keep each joke under 50 words and never punch down. I will send the topics next.', 'Act like a stand-up comedian from Dublin.'],
     ];
