@@ -2,7 +2,7 @@ import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, ENOUGH_SAID, OPENERS, REWRI
 import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
 import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
-import { editableSentences, sentenceText, type Doc, type Piece } from '../doc';
+import { editableSentences, sentenceText, type Doc, type Piece, type Sentence } from '../doc';
 import { PhraseDictionary } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
@@ -58,7 +58,7 @@ export const rewrite: Pass = {
         piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
         if (piece.text !== before) changed = true;
       });
-      if (changed && asked) endAsked(sentence.pieces);
+      if (changed && asked) endAsked(sentence);
       if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
       else if (changed) remeasure(sentence, tokenizer);
     }
@@ -81,11 +81,11 @@ const POLITE_QUESTION = new RegExp(String.raw`^\W*(?:${LABEL})?(?:could|can|woul
 const STILL_ASKS = new RegExp(String.raw`^\W*(?:${LABEL})?(?:could|can|would) you\b`, 'iu');
 
 /** Ends a question turned into a request ("Ask me for the statement?") with a full stop. */
-function endAsked(pieces: Piece[]): void {
-  const first = pieces[0];
+function endAsked(sentence: Sentence): void {
+  const pieces = sentence.pieces;
   const last = pieces[pieces.length - 1];
   // Still put as a question ("Could you tell me …?"): it keeps its question mark.
-  if (!first || !last || last.locked || STILL_ASKS.test(pieces.map((p) => p.text).join(''))) return;
+  if (!last || last.locked || STILL_ASKS.test(sentenceText(sentence))) return;
   const mark = /\?(\s*)$/.exec(last.text);
   if (mark) pieces[pieces.length - 1] = { ...last, text: last.text.slice(0, mark.index) + '.' + mark[1] };
 }

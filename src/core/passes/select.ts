@@ -182,10 +182,15 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit), frames.open(unit);
     }
   }
+  keepOnly(doc, units, keep, clausesOf, tokenizer, frames);
+  if (room >= REFILL_SHARE * budget) refill(doc, units, { keep, covered, frames, byCost, filler }, clausesOf, { budget, tokenizer });
+}
+
+/** Marks the units `keep` holds as kept and the others as removed (see apply), and the structure that follows. */
+function keepOnly(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, frames: Frames): void {
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
   dropPointersAbove(doc);
-  if (room >= REFILL_SHARE * budget) refill(doc, units, keep, covered, budget, byCost, frames, filler, tokenizer);
 }
 
 /**
@@ -196,7 +201,16 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
 const REFILL_SHARE = 0.1;
 const REFILL_SLACK = 1;
 
-function refill(doc: Doc, units: readonly Unit[], keep: Set<Unit>, covered: Map<string, number>, budget: number, byCost: boolean, frames: Frames, filler: ReadonlySet<Unit>, tokenizer: Tokenizer): void {
+/** What selection kept and how it chose: what a refill goes on from. */
+interface Selection {
+  keep: Set<Unit>;
+  covered: Map<string, number>;
+  frames: Frames;
+  byCost: boolean;
+  filler: ReadonlySet<Unit>;
+}
+
+function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCost, filler }: Selection, clausesOf: Map<Sentence, Clause[]>, { budget, tokenizer }: Pick<PassContext, 'budget' | 'tokenizer'>): void {
   const slack = budget - tokenizer.count(render(doc));
   const whole = (unit: Unit): boolean => unit.clause === undefined && (!unit.head || keep.has(unit.head) || whole(unit.head));
   const candidates = units.filter((unit) => !keep.has(unit) && whole(unit) && unit.cost <= slack + REFILL_SLACK);
@@ -205,13 +219,8 @@ function refill(doc: Doc, units: readonly Unit[], keep: Set<Unit>, covered: Map<
   const restore = checkpoint(doc);
   fill(candidates, keep, covered, slack + REFILL_SLACK, byCost, frames, filler);
   if (keep.size === before.size) return;
-  for (const unit of keep) {
-    if (before.has(unit)) continue;
-    for (const sentence of unit.sentences ?? []) sentence.removed = false;
-    if (unit.block) unit.block.removed = false;
-  }
-  frames.dropUnopened();
-  dropPointersAbove(doc);
+  // Only whole units come in: applying just them leaves every cut sentence as it is.
+  keepOnly(doc, [...keep].filter((unit) => !before.has(unit)), keep, clausesOf, tokenizer, frames);
   if (tokenizer.count(render(doc)) > budget) restore();
 }
 
@@ -535,7 +544,8 @@ const valueOf = (unit: Unit, byCost: boolean): number => priorityOf(unit, new Ma
  */
 function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: number, frames: Frames): { room: number; needed: Unit[] } | null {
   const needed = [unit];
-  // A head that shows a block not kept ("Where `$X` is …" without its command) stays out, and what it heads.
+  // A head that shows a block not kept ("Where `$X` is …" without its command) is not pulled in, nor the
+  // heads above it: the unit comes without them.
   for (let head = unit.head; head && !keep.has(head) && (!head.requires || keep.has(head.requires)); head = head.head) needed.push(head);
   const cost = needed.reduce((n, u) => n + u.cost, 0) + frames.cost(...needed);
   if (cost > room) return null;

@@ -81,12 +81,14 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         if (example && holdsMaterial(block)) example.whole = false;
         continue;
       }
-      if (block.level !== LEAD_IN_LEVEL && example && (block.level ?? 1) <= example.level) example = closeExample(units, example);
-      if (block.level !== LEAD_IN_LEVEL && !example && EXAMPLE_TITLE.test(block.body)) example = { level: block.level ?? 1, from: units.length, whole: true };
-      if (block.level !== LEAD_IN_LEVEL) procedureSection = PROCEDURE.test(block.body);
+      // A section's heading, not a lead-in line.
+      const titles = block.level !== LEAD_IN_LEVEL;
+      if (titles && example && (block.level ?? 1) <= example.level) example = closeExample(units, example);
+      if (titles && !example && EXAMPLE_TITLE.test(block.body)) example = { level: block.level ?? 1, from: units.length, whole: true };
+      if (titles) procedureSection = PROCEDURE.test(block.body);
       procedure = procedureSection || PROCEDURE.test(block.body);
       lastStep = undefined;
-      if (block.level !== LEAD_IN_LEVEL) carried = undefined;
+      if (titles) carried = undefined;
       if (!isListLeadIn(block)) parents.length = 0;
       else while (parents.length > 0 && parents[parents.length - 1]!.indent >= indentOf(block.body)) parents.pop();
     }

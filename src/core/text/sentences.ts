@@ -120,6 +120,7 @@ function isAbbreviation(text: string, period: number): boolean {
   if (word.length === 1 && /\p{Lu}/u.test(word) && (start === 0 || /[\s(.]/.test(text[start - 1]!))) return true;
   // The first part of a spaced abbreviation: "z. B.", "d. h.", "u. a.", "p. ex.", "p. ej.".
   if (word.length === 1 && (start === 0 || /[\s(]/.test(text[start - 1]!)) && SPACED_PART.test(text.slice(period + 1, period + 5))) return true;
+  // And its later part, after a first one: the "B." of "z. B.", the "ex." of "p. ex.".
   if (word.length <= 2 && SPACED_FIRST.test(text.slice(Math.max(0, start - 4), start))) return true;
   return word.length > 0 && ABBREVIATIONS.has(word.toLowerCase());
 }
