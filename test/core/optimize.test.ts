@@ -199,6 +199,17 @@ describe('core/optimize', () => {
     }
   });
 
+  it('cuts a run-on role prompt at its comma splices: the role and the duty it gives, not nothing', () => {
+    const text =
+      'I want you to act as a travel planner, I will tell you a city and my budget, you have to plan three days there with the sights worth seeing, the plan should list one museum per day, and think about what I might enjoy, and expand the plan accordingly with tips that make it useful.';
+    const r = optimize({ text, budget: '50%', mode: 'strict' });
+    assert.equal(r.text, 'Act as a travel planner, you have to plan three days there with the sights worth seeing.');
+    assert.ok(r.optimizedTokens <= r.budgetTokens);
+    // A clause that only goes on from the one before ("keep the list alphabetical": which list?) never stands alone.
+    const leaning = optimize({ text: 'Register the route in `src/routes/orders/index.ts`; keep the list alphabetical and sorted by path.', budget: '50%', mode: 'strict' });
+    assert.ok(!/^Keep the list/.test(leaning.text), leaning.text);
+  });
+
   it('says so when no unit fits: strict returns nothing, flagged; relaxed keeps the sentence, flagged', () => {
     const text = 'In order to win the game, please play the strongest opening move.';
     const strict = optimize({ text, budget: '50%', mode: 'strict' });

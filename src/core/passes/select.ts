@@ -392,8 +392,10 @@ const MAX_CLAUSE_SENTENCES = 16;
 function saysSomething(unit: Unit, texts: readonly string[]): boolean {
   const text = texts[unit.clause!]!;
   // A later clause alone ("keep the list alphabetical") leans on the first unless it states a rule or a
-  // fact of its own ("it should only retry on ConnectionError").
-  const ownValue = ruleValue(text, 0) > 0 || (unit.clause === 0 && isInstruction(text));
+  // fact of its own ("it should only retry on ConnectionError"), or tells the model with its own subject
+  // what to do (", you have to write a prompt about it": a comma splice).
+  const said = unit.clause === 0 ? text : text.replace(SEPARATOR_OPENING, '');
+  const ownValue = ruleValue(text, 0) > 0 || ((unit.clause === 0 || (!unit.head && /^you\s/i.test(said))) && isInstruction(said));
   return ownValue && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
 }
 
@@ -410,12 +412,13 @@ function dropsConstraint(unit: Unit, texts: readonly string[]): boolean {
     // A contrasting instruction qualifies what it follows: "avoid technical details, but use them when
     // necessary" ("…, but in production it keeps retrying" only reports).
     // So does the rule's other branch: "…, in that case ask the finance team", "— otherwise …".
-    const said = text.replace(/^[\s,;—–-]+/, '');
+    const said = text.replace(SEPARATOR_OPENING, '');
     if (hasConstraint(text) || CONSEQUENCE.test(said) || (CONTRAST.test(text) && isInstruction(text.replace(CONTRAST, '').trim()))) return true;
   }
   return false;
 }
 
+const SEPARATOR_OPENING = /^[\s,;—–-]+/;
 const CONTRAST = /^[\s,;—–-]*(?:but|yet|though|although|however|except|while|whereas)\b/i;
 
 /** The text of each clause of a sentence, by the clauses clauseUnits found for it. */

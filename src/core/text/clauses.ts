@@ -22,6 +22,9 @@ const COORDINATING = /^(?:and|but|yet|so|or)\s+(?:the|a|an|this|that|these|those
 const CONJUNCTION = /^(?:and|but|yet|so|or)\s/;
 const DEPENDENT = /^(?:which|who|whom|whose|where|when|while|whereas|although|though|because|since|as|after|before|until|including|with|according)\s/;
 const PARTICIPLE = /^\p{Ll}+ing\s/u;
+// A comma splice: ", I will send a topic, you have to generate …" — a subject and its verb start a
+// sentence of their own after the comma (a list of names or things has no "you have").
+const SPLICE = /^(?:(?:[Ii]|you|we|they)(?:\s+(?:will|would|can|could|should|must|may|might|shall|have|need|want|are|am|do|don't|don’t)|['’](?:ll|re|m|d|ve))|(?:the|this|each|every|your)\s+(?:[\p{L}-]+\s+){1,2}(?:will|should|must|shall|may|can|cannot|has to|needs to))\s/u;
 /** Words whose clause restricts what precedes it: dropping it would change the meaning. */
 const RESTRICTIVE = /^(?:unless|except|only|if|not|but not|provided|without)\b/;
 const MIN_WORDS = 3;
@@ -49,6 +52,8 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
       return;
     }
     let cut = cutAt(text, i, bareCommas > 0, parallel);
+    // "When I enter the keyword REVIEW, you will …": the clause before a splice must stand alone.
+    if (cut === 'splice') cut = FRONTED.test(clauseOpening(pieces, clauses.at(-1)!)) ? null : 'independent';
     // "My first request – "Something light …"": a label and the quotation it introduces are one clause.
     if (cut !== null && (ch === '—' || ch === '–') && QUOTE_OPENS.test(text.slice(i + 1) + (pieces[index + 1]?.text ?? ''))) cut = null;
     if (cut === null || scan.wordsSince < MIN_WORDS || wordsAfter(pieces, index, i) < MIN_WORDS) {
@@ -63,6 +68,14 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   if (embeddedRelative(clauses, pieces, Infinity)) clauses.pop();
   measure(pieces, clauses);
   return clauses;
+}
+
+// A clause that opens on a condition, a time or an example needs the clause after it.
+const FRONTED = /^[\s,;—–]*(?:if|when|whenever|once|after|before|as|because|since|while|although|though|unless|until|for example|for instance|e\.g\.)(?![\p{L}])/iu;
+
+/** The first words of a clause (for FRONTED). */
+function clauseOpening(pieces: readonly Piece[], clause: Clause): string {
+  return pieces.slice(clause.piece).map((p, k) => (k === 0 ? p.text.slice(clause.offset) : p.text)).join('').slice(0, 20);
 }
 
 /** Where the scan of a sentence's free text is: bracket depth, inside quotation marks, words since the last cut. */
@@ -126,7 +139,7 @@ function parallelClause(pieces: readonly Piece[]): RegExp | null {
   return new RegExp(`^,?(?:\\s+and)?\\s+(?:\\p{Lu}[\\p{L}'’.-]*\\s+){1,3}${verb}\\s`, 'u');
 }
 
-function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null): 'independent' | 'dependent' | null {
+function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null): 'independent' | 'dependent' | 'splice' | null {
   const ch = text[i]!;
   // Called for every character: only these can open a clause, and only they pay for the slice below.
   if (ch !== ',' && ch !== ';' && ch !== '—' && ch !== '–' && !(parallel && ch === ' ')) return null;
@@ -142,7 +155,7 @@ function cutAt(text: string, i: number, inList: boolean, parallel: RegExp | null
     return COORDINATING.test(next) ? 'independent' : 'dependent';
   }
   if (DEPENDENT.test(next) || PARTICIPLE.test(next)) return 'dependent';
-  return null;
+  return SPLICE.test(next) ? 'splice' : null;
 }
 
 function wordsAfter(pieces: readonly Piece[], index: number, offset: number): number {

@@ -53,12 +53,28 @@ describe('core/text/clauses', () => {
     assert.deepEqual(clauses(list), [list]);
   });
 
+  it('cuts comma splices where a subject and its verb start a sentence of their own, unless the clause before needs them', () => {
+    assert.deepEqual(clauses('I want you to act as a prompt generator, I will send a topic, you have to write a prompt about it, the prompt should start with a role.'), [
+      'I want you to act as a prompt generator',
+      ', I will send a topic',
+      ', you have to write a prompt about it',
+      ', the prompt should start with a role.',
+    ]);
+    // A condition, a time or an example in front is no sentence without what follows it.
+    for (const text of [
+      'When I enter the keyword REVIEW, you will summarise the whole conversation so far.',
+      "For example, if I'm struggling with my manager at work, you can suggest a few tactics.",
+    ]) assert.deepEqual(clauses(text), [text]);
+  });
+
   it('does not cut lists, restrictions, embedded relative clauses or short pieces', () => {
     for (const text of [
       'They joined the Patriots, Dallas Cowboys, and Pittsburgh Steelers as one of four teams.',
       'Deploy the service on Friday, unless the tests fail on the main branch.',
       "The game's media day, which was typically held on Tuesday, was moved to the Monday evening.",
       'Yes, and it rained all day long in the city.',
+      // Names in a list, then "you": no subject and verb after the comma.
+      'Invite Anna, Bernd, Carla and you to the kick-off meeting on Monday.',
       // A label and the quotation after its dash are one clause: "My first request" alone says nothing.
       'My first request – “Something light yet fulfilling that could be cooked quickly during lunch break”',
     ]) assert.deepEqual(clauses(text), [text]);
