@@ -64,7 +64,8 @@ const CONSTRAINT = new Phrases(
     'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | au plus | au moins | exclusivement | ' +
     'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto | no máximo | no mínimo | pelo menos',
   ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', 'いけない', '必須', '以内', '最大', '最小',
-    '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能', '不允许', '不许', '不准', '严禁', '不可', '绝不', '一定要', '至少', '最多'],
+    '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能', '不允许', '不许', '不准', '严禁', '不可', '绝不', '一定要', '至少', '最多',
+    '不是', '不用', '不需要', '无需', '只', '不超过', '除外', 'ではなく', 'じゃなく', '以外', 'しない'],
   ["n'", 'n’'],
 );
 
