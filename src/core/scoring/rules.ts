@@ -58,11 +58,11 @@ const CONSTRAINT = new Phrases(
     'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
     'exactly | at most | at least | if | ' +
     'nicht | nichts | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +
-    'höchstens | mindestens | maximal | spätestens | ausschließlich | ' +
+    'höchstens | mindestens | maximal | spätestens | ausschließlich | vermeide | vermeiden | vermeidet | ' +
     'nunca | jamás | nada | ningún | ninguna | ninguno | solo | sólo | solamente | siempre | debe | deben | sin | excepto | salvo | ' +
-    'máximo | mínimo | al menos | como mucho | únicamente | exclusivamente | ' +
-    'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | au plus | au moins | exclusivement | ' +
-    'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto | no máximo | no mínimo | pelo menos',
+    'máximo | mínimo | al menos | como mucho | únicamente | exclusivamente | evita | evite | evitar | eviten | ' +
+    'ne | jamais | rien | aucun | aucune | seulement | uniquement | toujours | doit | doivent | sans | sauf | au plus | au moins | exclusivement | évitez | évite | éviter | ' +
+    'não | nenhum | nenhuma | apenas | somente | sempre | deve | devem | sem | exceto | no máximo | no mínimo | pelo menos | evitem',
   ['必ず', '絶対', 'ないで', 'ません', '禁止', 'のみ', 'だけ', 'しないこと', 'いけない', '必須', '以内', '最大', '最小',
     '不要', '不得', '必须', '务必', '仅', '不能', '切勿', '请勿', '只能', '不允许', '不许', '不准', '严禁', '不可', '绝不', '一定要', '至少', '最多',
     '不是', '不用', '不需要', '无需', '只', '不超过', '除外', 'ではなく', 'じゃなく', '以外', 'しない'],

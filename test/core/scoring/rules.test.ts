@@ -43,6 +43,10 @@ describe('core/scoring/rules', () => {
   const prohibitions = ['**You read everything. You fix nothing.**', 'Nobody outside the team gets the link.', 'Du änderst nichts an der Datenbank.', 'No cambies nada del esquema.', "Tu n'ajoutes rien d'autre.", 'Não use nenhuma biblioteca externa.', 'Ninguna respuesta pasa de 100 palabras.', 'Aucune donnée ne sort du pays.'];
   for (const sentence of prohibitions) it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
 
+  // "Avoid …" restricts in every language, as in English.
+  for (const sentence of ['Évitez le jargon juridique autant que possible.', 'Vermeide Fachjargon in den Erklärungen.', 'Evita los tecnicismos en la respuesta.', 'Evitem termos técnicos nas respostas.'])
+    it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
+
   // Chinese and Japanese say "not", "only", "no need", "at most" and "except" so: a rule as much as its English.
   const wide = ['按 paid_at 所在的月份分组，不是按下单时间。', '城市只看北京和上海。', '两个城市合在一起算，不用分开。', '回答不超过 150 字。', '周末除外。', '数値はメートル法のままではなく、インチも併記してください。', '日本語以外で回答しないでください。'];
   for (const sentence of wide) it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
