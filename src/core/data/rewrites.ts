@@ -40,6 +40,7 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['I hope this helps', ''],
   ['if that is at all possible', ''],
   ['if at all possible', ''],
+  ['if that makes sense', ''],
   ['to make it easier for you,', ''],
   ['what I would like you to do', 'what to do'],
   ['what I want you to do', 'what to do'],
@@ -378,8 +379,12 @@ export const COURTESY =
  * know if …", compliments. The rewrite pass drops such a sentence whole, and only when it holds no
  * literal and none of ASIDE_GUARD's words (a sentence that also instructs stays).
  */
-export const ASIDE =
-  /\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether|otherwise)|(?:that|this|it) should be (?:enough|plenty)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one)\b/i;
+export const ASIDE = new RegExp(
+  String.raw`\b(?:thanks(?! to\b)|thank you|sorry|apolog(?:y|ies|ise|ize)|i hope|hope (?:you|that|this|it|everyone)|let (?:me|us) know (?:if|whether|otherwise)|(?:that|this|it) should be (?:enough|plenty)|bear with me|forgive (?:the|my)|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)|good luck|no rush|happy to (?:share|help|clarify)|have a (?:great|good|nice) (?:day|weekend)|i think that's (?:it|all|everything)|that's (?:it|all|everything),? i think|(?:super )?quick one|i tend to ramble|i(?:'m|’m| am) (?:probably |just )?overthinking|not my proudest moment|you never know with me|` +
+    // Only where nothing follows them: "Just so you know, we deploy on Fridays." says something.
+    String.raw`(?:just so you know|as you can (?:probably )?tell(?: from [\w ]{1,30})?|i(?:'ll|’ll| will) (?:try to )?keep (?:it|this) (?:short|brief)|here(?:'s|’s| is) what i(?:'m|’m| am) working on)(?=\W*$)|(?:just )?a few (?:things|notes) about this \w+(?=\s*[,.!…]|\s*$)|context first(?=\s*,\s*because|\W*$))\b`,
+  'i',
+);
 /** "… that should be enough info": the one "should" an aside may hold (see ASIDE_GUARD). */
 export const ENOUGH_SAID = /\b(?:that|this|it) should be (?:enough|plenty)\b/gi;
 export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?)\b/i;

@@ -57,6 +57,15 @@ describe('core/passes/rewrite', () => {
     ['Thank you so much in advance for your help with this, I really do appreciate it!\n\nRun the tests.', 'Run the tests.'],
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
+    ['Meet people where they are, if that makes sense.', 'Meet people where they are.'],
+    // The writer talking about themself, to the reader: dropped whole, only where nothing follows.
+    ["Hi there, so here's what I'm working on. Fix the bug.", 'Fix the bug.'],
+    ["Just a few things about this project, I'll try to keep it short. Use Kotlin.", 'Use Kotlin.'],
+    ['Okay, so, context first, because I think it helps. We ship on Fridays.', 'We ship on Fridays.'],
+    ['Tests use JUnit. Not sure if that matters for you, but just so you know.', 'Tests use JUnit.'],
+    ['I think I tend to ramble, as you can probably tell from this message. Be brief.', 'Be brief.'],
+    ['Just so you know, we deploy on Fridays.', 'Just so you know, we deploy on Fridays.'],
+    ['Context first: we deploy on Fridays.', 'Context first: we deploy on Fridays.'],
     // Hedges go first, so they cannot hide the longer phrase; the first word left opens the sentence.
     ['It would be really great if you could please take a careful look.', 'Take a careful look.'],
     ['Thank you so much in advance for your time and your help, I really do appreciate it! Fix it.', 'Fix it.'],
