@@ -548,10 +548,15 @@ function pinRequests(blocks: Block[], english: boolean): void {
   if (ask) ask.pinned = true;
 }
 
-/** The text of the section heading the block stands under, or null (a level-1 heading titles the whole prompt). */
+/**
+ * The text of the section heading the block stands under, or the name of the tag pair it stands in
+ * ("<output> … </output>": its last rule is no request), or null (a level-1 heading titles the whole prompt).
+ */
 function sectionTitle(blocks: readonly Block[], index: number): string | null {
   for (let k = index - 1; k >= 0; k--) {
     const block = blocks[k]!;
+    const tag = block.tag;
+    if (tag && !tag.closing && tag.partner && blocks.indexOf(tag.partner) > index) return tag.name;
     if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) return (block.level ?? 1) > 1 ? block.body : null;
   }
   return null;

@@ -91,6 +91,9 @@ describe('core/passes/segment', () => {
     // Under a section heading, a plain instruction is that section's last rule; a task section's is the request.
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Working style\n\nBe skeptical. Prefer a few high-value checks.'), ['You are Ivy, the QA engineer.']);
     assert.deepEqual(pinned('You are Ivy, the QA engineer.\n\n## Boundaries\n\nDo not edit source.\n\n## Task\n\nReview the login page on staging.'), ['You are Ivy, the QA engineer.', 'Review the login page on staging.']);
+    // So in a tag pair: "<output>" holds the format's rules, "<task>" the request.
+    assert.deepEqual(pinned('<instructions>\nWrite a token bucket limiter for the API.\n</instructions>\n\n<output>\nOnly the code, in one file.\n</output>'), []);
+    assert.deepEqual(pinned('<rules>\nNever log secrets.\n</rules>\n\n<task>\nWrite a token bucket limiter for the API.\n</task>'), ['Write a token bucket limiter for the API.']);
     // A section titled as the role says who the model is: its first sentence is the role, however it opens.
     assert.deepEqual(pinned('# Debugger\n\n<role>\n\n## Role\n\nTrace root causes, reproduce errors. Never implement code.\n\n</role>\n\n## Rules\n\n- Read logs first.'),
       ['Trace root causes, reproduce errors.']);
