@@ -60,6 +60,8 @@ describe('core/passes/rewrite', () => {
     ['Meet people where they are, if that makes sense.', 'Meet people where they are.'],
     // The writer talking about themself, to the reader: dropped whole, only where nothing follows.
     ["Hi there, so here's what I'm working on. Fix the bug.", 'Fix the bug.'],
+    ['Hello Copilot! Use Kotlin for every new file in this project.', 'Use Kotlin for every new file in this project.'],
+    ['Hi team. Use Kotlin.', 'Use Kotlin.'],
     ["Just a few things about this project, I'll try to keep it short. Use Kotlin.", 'Use Kotlin.'],
     ['Okay, so, context first, because I think it helps. We ship on Fridays.', 'We ship on Fridays.'],
     ['Tests use JUnit. Not sure if that matters for you, but just so you know.', 'Tests use JUnit.'],
