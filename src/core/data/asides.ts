@@ -99,3 +99,15 @@ export const MAX_ASIDE_CLAUSE_CHARS = 24;
 /** The longest sentence read as an aside: a longer one mixes in content. */
 export const MAX_ASIDE_WORDS = 30;
 export const MAX_ASIDE_CHARS = 70;
+
+/**
+ * Words that ask politely or intensify and carry no instruction, in German, Spanish, French and
+ * Portuguese: the rewrite pass removes them where they stand ("Bitte lagere alle Texte aus" → "Lagere
+ * alle Texte aus", "Responde en español, por favor." → "Responde en español."), as it removes "please" and
+ * "really" from English. Rules for entries, enforced by tests: each saves tokens, none is a negation or limit.
+ */
+export const FILLER_WORDS: readonly string[] = ['bitte', 'wirklich', 'sozusagen', 'por favor', 'realmente', 'básicamente', 'basicamente', "s'il vous plaît", "s'il te plaît", 'vraiment'];
+
+// "eine Bitte", "deine Bitte": the noun, not the particle.
+export const NOUN_BEFORE = /(?:^|[^\p{L}])(?:eine|die|der|meine|deine|seine|ihre|unsere|eure|keine|diese|jede|la|una|mi|tu|su)\s+$/iu;
+

@@ -1,9 +1,9 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, ENOUGH_SAID, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, OPENING_HEDGE } from '../data/asides';
+import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, FILLER_WORDS, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, NOUN_BEFORE, OPENING_HEDGE } from '../data/asides';
 import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, sentenceText, type Doc, type Piece, type Sentence } from '../doc';
-import { PhraseDictionary } from '../text/phrases';
+import { PhraseDictionary, type PhraseMatch } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
 
@@ -16,6 +16,16 @@ const PHRASES = new PhraseDictionary([...REWRITES, ...OPENERS.map(([from, to]) =
 const CONTRACTED = new PhraseDictionary(CONTRACTIONS.map(([from, to]) => [from, to, 'beforeWord'] as const));
 // Every phrase of the three, to skip a piece none of them can touch.
 const ANY_PHRASE = new PhraseDictionary([...REWRITES, ...OPENERS, ...CONTRACTIONS]);
+
+/** The filler words of the other languages (FILLER_WORDS), found as whole words; removed wherever they stand. */
+const FOREIGN_FILLER = {
+  pattern: new RegExp(`(?<![\\p{L}'’])(?:${FILLER_WORDS.map((w) => w.replace(/'/g, "['’]")).join('|')})(?![\\p{L}])`, 'giu'),
+  find(text: string): PhraseMatch[] {
+    const found: PhraseMatch[] = [];
+    for (const m of text.matchAll(this.pattern)) if (!NOUN_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index))) found.push({ index: m.index, text: m[0], replacement: '', opening: false });
+    return found;
+  },
+};
 
 /**
  * Pass 3: rewrites wordy phrases with the curated dictionary, in free (unprotected) text of English
@@ -33,7 +43,7 @@ export const rewrite: Pass = {
       // a sentence that says something else.
       for (const sentence of editableSentences(doc)) {
         if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
-        else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces)) remeasure(sentence, tokenizer);
+        else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces) || dropFiller(sentence.pieces)) remeasure(sentence, tokenizer);
       }
       return;
     }
@@ -101,8 +111,20 @@ function onlyCourtesy(doc: Doc): boolean {
   return sentences.every((sentence) => isAsidePieces(sentence.pieces, doc.english));
 }
 
+/** Removes FOREIGN_FILLER from the free pieces of a sentence; whether anything went. */
+function dropFiller(pieces: Piece[]): boolean {
+  let changed = false;
+  pieces.forEach((piece, i) => {
+    if (piece.locked) return;
+    const text = rewritePiece(piece.text, i === 0, FOREIGN_FILLER);
+    // A piece that was only filler keeps its text: a sentence is never emptied here.
+    if (text !== piece.text && text.trim() !== '') (piece.text = text), (changed = true);
+  });
+  return changed;
+}
+
 /** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
-function rewritePiece(text: string, opensSentence: boolean, dictionary: PhraseDictionary): string {
+function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<PhraseDictionary, 'find'>): string {
   let out = '';
   let cursor = 0;
   // After removing a sentence's opening words, the next letter written opens it: "please take" → "Take".

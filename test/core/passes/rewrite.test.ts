@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { CONTRACTIONS, OPENERS, REWRITES } from '../../../src/core/data/rewrites';
+import { FILLER_WORDS } from '../../../src/core/data/asides';
+import { hasConstraint } from '../../../src/core/scoring/rules';
 import { rewrite } from '../../../src/core/passes/rewrite';
 import { through, tokenizer } from '../helpers';
 
@@ -29,6 +31,26 @@ describe('core/passes/rewrite', () => {
       return lost.some((w) => !expand(to).includes(w));
     });
     assert.deepEqual(weakening, []);
+  });
+
+  it('removes the filler words of German, Spanish, French and Portuguese: each saves tokens and none restricts', () => {
+    for (const word of FILLER_WORDS) {
+      assert.ok(tokenizer.count(` ${word}`) > 0, word);
+      assert.ok(!hasConstraint(word), `${word} restricts`);
+    }
+    for (const [text, expected] of [
+      ['Bitte lagere alle sichtbaren Texte aus der aktuellen Komponente aus.', 'Lagere alle sichtbaren Texte aus der aktuellen Komponente aus.'],
+      // Thanks beside a request stay (the aside guard reads the "bitte"); the particle itself goes.
+      ['Danke, bitte antworte auf Deutsch und fasse dich kurz.', 'Danke, antworte auf Deutsch und fasse dich kurz.'],
+      ['Die Geschäftsführung liest wirklich nur die Empfehlung, also bitte nicht doppelt berücksichtigen.', 'Die Geschäftsführung liest nur die Empfehlung, also nicht doppelt berücksichtigen.'],
+      // The noun stays: "eine Bitte" is a request, not a particle.
+      ['Ich habe eine Bitte an euch: bewertet nur den heutigen Stand der Tabelle.', 'Ich habe eine Bitte an euch: bewertet nur den heutigen Stand der Tabelle.'],
+      ['Responde siempre en español, por favor.', 'Responde siempre en español.'],
+      ['Por favor, no uses tablas en la respuesta final.', 'No uses tablas en la respuesta final.'],
+      ["Traduisez cette clause en anglais britannique, s'il vous plaît.", 'Traduisez cette clause en anglais britannique.'],
+      ['Mantenha o tom realmente profissional, por favor.', 'Mantenha o tom profissional.'],
+    ] as const)
+      assert.equal(rw(text), expected);
   });
 
   it('leaves a prompt that is nothing but courtesy as is, and drops courtesy beside anything else', () => {
@@ -126,9 +148,9 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Print "in order to" and `please` verbatim.'), 'Print "in order to" and `please` verbatim.');
   });
 
-  it('rewrites no words in text that is not English', () => {
-    const german = 'Bitte schreiben Sie einen kurzen Text über das Wetter in Berlin. Der Text soll freundlich sein.';
-    assert.equal(rw(german), german);
+  it('rewrites text that is not English only by its own closed list of filler words, never by the English phrases', () => {
+    const german = 'Bitte schreiben Sie einen kurzen Text über das Wetter in Berlin. Der Text soll freundlich sein, in order to gefallen.';
+    assert.equal(rw(german), 'Schreiben Sie einen kurzen Text über das Wetter in Berlin. Der Text soll freundlich sein, in order to gefallen.');
   });
 
   // Asides in other languages go whole; a sentence that also asks, limits or quotes, or narrates, stays.
@@ -160,7 +182,7 @@ describe('core/passes/rewrite', () => {
 
   const kept = [
     'Gracias, pero no uses tablas en la respuesta.',
-    'Danke, bitte antworte auf Deutsch und fasse dich kurz.',
+    'Danke, aber antworte nur auf Deutsch und fasse dich kurz.',
     'Merci de répondre en français et de garder la numérotation.',
     'Abaixo está a transcrição da reunião (meio bagunçada, desculpa).',
     'Gracias a su esfuerzo, el equipo ganó la liga aquel año.',
