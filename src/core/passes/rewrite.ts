@@ -146,6 +146,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
     if (MANNER.has(match.text.toLowerCase()) && !atStart && !OPENS_CLAUSE_BEFORE.test(text.slice(Math.max(0, start - 12), start))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
+    // A word named, not used: "End every message with please and thank you", "mit bitte und danke".
+    if (replacement === '' && MENTIONED_AFTER.test(text.slice(Math.max(0, start - 12), start))) continue;
     const before = text.slice(cursor, start);
     out += capitalize ? upperFirst(before) : before;
     if (before !== '') capitalize = false;
@@ -174,6 +176,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
   // A space before punctuation that ends a clause goes ("it ."), not before a word that starts with it (".NET").
   return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
+
+const MENTIONED_AFTER = /(?:^|[^\p{L}])(?:with|say|says|saying|word|mit|sag|sagen|con|decir|di|avec|dire|dis|com|dizer|diga)\s+$/iu;
 
 const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -43,6 +43,7 @@ describe('core/passes/rewrite', () => {
       // Thanks beside a request stay (the aside guard reads the "bitte"); the particle itself goes.
       ['Danke, bitte antworte auf Deutsch und fasse dich kurz.', 'Danke, antworte auf Deutsch und fasse dich kurz.'],
       ['Die Geschäftsführung liest wirklich nur die Empfehlung, also bitte nicht doppelt berücksichtigen.', 'Die Geschäftsführung liest nur die Empfehlung, also nicht doppelt berücksichtigen.'],
+      ['Beende jede Nachricht mit bitte und danke, in dieser Reihenfolge.', 'Beende jede Nachricht mit bitte und danke, in dieser Reihenfolge.'],
       // The noun stays: "eine Bitte" is a request, not a particle.
       ['Ich habe eine Bitte an euch: bewertet nur den heutigen Stand der Tabelle.', 'Ich habe eine Bitte an euch: bewertet nur den heutigen Stand der Tabelle.'],
       ['Responde siempre en español, por favor.', 'Responde siempre en español.'],
@@ -80,6 +81,8 @@ describe('core/passes/rewrite', () => {
     ['Hello there! Summarize the text. Thanks in advance!', 'Summarize the text.'],
     ['Keep it short, if that is at all possible.', 'Keep it short.'],
     ['Meet people where they are, if that makes sense.', 'Meet people where they are.'],
+    // A word named, not used, stays: the reply must hold it.
+    ['End every message with please and thank you, in that order.', 'End every message with please and thank you, in that order.'],
     // The writer talking about themself, to the reader: dropped whole, only where nothing follows.
     ["Hi there, so here's what I'm working on. Fix the bug.", 'Fix the bug.'],
     ['Hello Copilot! Use Kotlin for every new file in this project.', 'Use Kotlin for every new file in this project.'],
