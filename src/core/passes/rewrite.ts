@@ -28,9 +28,9 @@ const FOREIGN_FILLER = {
 };
 
 /**
- * Pass 3: rewrites wordy phrases with the curated dictionary, in free (unprotected) text of English
- * prose only, and drops asides to the reader in every language it knows. Keeps the case of the first
- * letter and the punctuation around each phrase.
+ * Pass 3: rewrites wordy phrases with the curated dictionary in free (unprotected) English prose, removes
+ * the closed list of filler words in German, Spanish, French and Portuguese, and drops asides to the
+ * reader in every language it knows. Keeps the case of the first letter and the punctuation around each phrase.
  */
 export const rewrite: Pass = {
   name: 'rewrite',
@@ -39,8 +39,8 @@ export const rewrite: Pass = {
     // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
     if (onlyCourtesy(doc)) return;
     if (!doc.english) {
-      // Other languages have no phrase dictionary yet: their asides go whole, and an aside clause goes from
-      // a sentence that says something else.
+      // Other languages have no phrase dictionary, only filler words: their asides go whole, an aside clause
+      // goes from a sentence that says something else, and "bitte" or "por favor" from where they stand.
       for (const sentence of editableSentences(doc)) {
         if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
         else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces) || dropFiller(sentence.pieces)) remeasure(sentence, tokenizer);
