@@ -210,6 +210,13 @@ describe('core/optimize', () => {
     assert.ok(!/^Keep the list/.test(leaning.text), leaning.text);
   });
 
+  it('keeps a role without the clause that describes it when the whole sentence does not fit', () => {
+    const text = 'Act as a Prompt Enhancer AI that takes user-input prompts and transforms them into more engaging, detailed, and thought-provoking questions.';
+    const r = optimize({ text, budget: '40%', mode: 'strict' });
+    assert.equal(r.text, 'Act as a Prompt Enhancer AI.');
+    assert.equal(r.softLimitEnforced, false);
+  });
+
   it('says so when no unit fits: strict returns nothing, flagged; relaxed keeps the sentence, flagged', () => {
     const text = 'In order to win the game, please play the strongest opening move.';
     const strict = optimize({ text, budget: '50%', mode: 'strict' });

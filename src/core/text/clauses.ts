@@ -36,7 +36,11 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   const clauses: Clause[] = [{ piece: 0, offset: 0, dependent: false, length: 0 }];
   let bareCommas = 0; // commas inside the current clause that were not cuts: a list is running
   const parallel = parallelClause(pieces);
-  // Most sentences have no separator at all: one clause, without the scan.
+  // "Act as a prompt enhancer that takes …": the role is named before its relative clause, which
+  // describes it and comes only with it.
+  const role = pieces[0]!.locked ? null : ROLE_RELATIVE.exec(pieces[0]!.text);
+  if (role) clauses.push({ piece: 0, offset: role[0].length, dependent: true, length: 0 });
+  // Most sentences have no separator at all: one clause (or the role and its description), without the scan.
   if (!parallel && !pieces.some((piece) => !piece.locked && SEPARATOR.test(piece.text))) {
     measure(pieces, clauses);
     return clauses;
@@ -69,6 +73,9 @@ export function splitClauses(pieces: readonly Piece[]): Clause[] {
   measure(pieces, clauses);
   return clauses;
 }
+
+// A role and the relative clause that describes it: "I want you to act as a composer who …".
+const ROLE_RELATIVE = /^[^\p{L}]*(?:i want you to |please )?act (?:as|like) (?:an? |the )?[^,;:.()"“]{2,60}?(?= (?:who|that|which) )/iu;
 
 // A clause that opens on a condition, a time or an example needs the clause after it.
 const FRONTED = /^[\s,;—–]*(?:if|when|whenever|once|after|before|as|because|since|while|although|though|unless|until|for example|for instance|e\.g\.)(?![\p{L}])/iu;
