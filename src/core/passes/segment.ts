@@ -553,10 +553,13 @@ function pinRequests(blocks: Block[], english: boolean): void {
  * ("<output> … </output>": its last rule is no request), or null (a level-1 heading titles the whole prompt).
  */
 function sectionTitle(blocks: readonly Block[], index: number): string | null {
+  // Closing tags passed on the way back: an opening tag whose partner is not among them closes after the block.
+  const closed = new Set<Block>();
   for (let k = index - 1; k >= 0; k--) {
     const block = blocks[k]!;
     const tag = block.tag;
-    if (tag && !tag.closing && tag.partner && blocks.indexOf(tag.partner) > index) return tag.name;
+    if (tag?.closing) closed.add(block);
+    else if (tag?.partner && !closed.has(tag.partner)) return tag.name;
     if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) return (block.level ?? 1) > 1 ? block.body : null;
   }
   return null;
