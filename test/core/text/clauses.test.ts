@@ -69,10 +69,8 @@ describe('core/text/clauses', () => {
 
   it('cuts a role from the relative clause that describes it: the description comes only with the role', () => {
     const text = 'Act as a prompt enhancer that takes short prompts and turns them into detailed questions.';
-    const p = pieces(text);
-    const found = splitClauses(p);
-    assert.deepEqual(found.map((_, c) => clauseText(p, found, c)), ['Act as a prompt enhancer', ' that takes short prompts and turns them into detailed questions.']);
-    assert.deepEqual(found.map((c) => c.dependent), [false, true]);
+    assert.deepEqual(clauses(text), ['Act as a prompt enhancer', ' that takes short prompts and turns them into detailed questions.']);
+    assert.deepEqual(splitClauses(pieces(text)).map((c) => c.dependent), [false, true]);
     // Not any relative clause: "the file that you edit" names which file.
     const plain = 'Open the file that you edited last and check its imports.';
     assert.deepEqual(clauses(plain), [plain]);
