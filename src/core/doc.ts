@@ -80,8 +80,6 @@ export interface Block {
   pinned?: boolean;
   /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */
   verbatim?: boolean;
-  /** A table row: the block of its table's header line and delimiter row, which it comes with. */
-  tableHead?: Block;
   /** A paragraph of a quotation over several: its marks, written around what is kept of them all. */
   quotation?: Quotation;
 }

@@ -35,11 +35,6 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
     } else {
       const body = range.kind === 'keep' ? unwrapKeep(text.slice(range.start, range.end)) : text.slice(range.start, range.end);
       const tokens = range.kind === 'keep' ? tokenizer.count(body) : counted.countSlice(range.start, range.end);
-      const rows = range.kind === 'table' && !range.pinned ? tableRows(text, range.start, range.end, sepBefore, counted) : null;
-      if (rows) {
-        blocks.push(...rows);
-        continue;
-      }
       const block: Block = { kind: range.kind, sepBefore, prefix: '', body, sentences: [], removed: false, tokens, pinned: range.pinned };
       if (range.tag) block.tag = { ...range.tag };
       if (range.kind === 'heading') block.level = headingLevel(body);
@@ -58,35 +53,6 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
   pinRequests(blocks, english);
   // Trailing line breaks and spaces after the last block are dropped: they carry no meaning.
   return { blocks, english, task, notes: { protectedDropped: false } };
-}
-
-// A GFM delimiter row: "|---|:--:|", "--- | ---".
-const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
-const MIN_TABLE_ROWS = 2;
-
-/**
- * A table of rows ("| ❌ Don't | ✅ Do instead |", "| Problem | Likely cause | Action |") is a set of
- * rules or facts, as a list is: its header (the header line and delimiter row) is one block, and each
- * row one block that comes only with it (see select). Rendering the blocks gives back the table.
- */
-function tableRows(text: string, start: number, end: number, sepBefore: string, counted: CountedText): Block[] | null {
-  const lines: [number, number][] = [];
-  for (let from = start; from <= end; ) {
-    const at = text.indexOf('\n', from);
-    const to = at < 0 || at > end ? end : at;
-    lines.push([from, to]);
-    from = to + 1;
-  }
-  // A line break that ends the range stays with the last row.
-  if (lines.length > 1 && lines[lines.length - 1]![0] === end) (lines.pop(), (lines[lines.length - 1]![1] = end));
-  if (lines.length < 2 + MIN_TABLE_ROWS || !DELIMITER_ROW.test(text.slice(lines[1]![0], lines[1]![1]))) return null;
-  const block = (from: number, to: number, sep: string, tokens: number): Block =>
-    ({ kind: 'table', sepBefore: sep, prefix: '', body: text.slice(from, to), sentences: [], removed: false, tokens });
-  // A line break mostly shares a token with the " |" before it: counted with the line it ends, less the
-  // one token a block join is reckoned at, the rows cost what the table did.
-  const tokens = (from: number, to: number) => (to < lines[lines.length - 1]![1] ? Math.max(1, counted.countSlice(from, to + 1) - 1) : counted.countSlice(from, to));
-  const head = block(lines[0]![0], lines[1]![1], sepBefore, tokens(lines[0]![0], lines[1]![1]));
-  return [head, ...lines.slice(2).map(([from, to]) => Object.assign(block(from, to, '\n', tokens(from, to)), { tableHead: head }))];
 }
 
 /** The prose of the prompt, where its language shows: code, data and tables are no language's. */

@@ -2,13 +2,13 @@ import { checkpoint, isFixedBlock, isFixedSentence, isListItem, isMaterial, isPr
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
-import { hasConstraint, isMeta, isSpecific, materialSpecificity, metaPenalty, ruleValue } from '../scoring/rules';
+import { hasConstraint, isMeta, isSpecific, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { lastAnswer } from '../prompt/examples';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { dropLoneTableParts, isLabel, LEAD_IN_LEVEL } from './structure';
+import { isLabel, LEAD_IN_LEVEL } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE, sentenceUnits, type Unit } from './units';
 
 /**
@@ -37,20 +37,6 @@ const EXAMPLE_SCORE = 0.45;
 const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
-/** Value of a table row before what it says: below a whole block's, as a list item is below its list. */
-const ROW_SCORE = 0.3;
-/**
- * A row that tells the model what to do in one of its cells ("| Document `dist/` as conventions | Source
- * files only. |", "| … fails | Wrong tenant | Re-run `az login` … |") is a rule and weighs as one; any other
- * row is material, worth what it names ("| `resource-id` | No | None | …": that "No" restricts nothing).
- */
-function rowValue(row: string, english: boolean): number {
-  const instructs = row.split('|').some((cell) => cell.trim() !== '' && isInstruction(cell.trim(), english));
-  return instructs ? Math.max(0, ruleValue(row, 0)) : materialSpecificity(row);
-}
-
-/** The block that stands for a table: its header for a row. */
-const tableOf = (block: Block): Block => block.tableHead ?? block;
 
 /** Whether a sentence instructs, constrains or says something specific by itself. */
 function saysOwn(sentence: Sentence): boolean {
@@ -88,8 +74,6 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   let examples = 0;
   let fixed = frames.unframed;
-  // Table headers over rows (see segment's tableRows): each row comes with its header's unit.
-  const headOf = new Map<Block, Unit | undefined>(doc.blocks.filter((b) => b.tableHead).map((b) => [b.tableHead!, undefined]));
   for (const block of doc.blocks) {
     if (block.removed || block.kind === 'prose' || isStructural(block)) continue;
     const cost = block.tokens + 1;
@@ -98,15 +82,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       if (strict && block.tokens > budget) (block.removed = true), (doc.notes.protectedDropped = true);
       else fixed += cost;
     }
-    else if (block.tableHead) {
-      // A row of a table comes with its header (which is worth nothing alone), and is worth what it says.
-      const head = headOf.get(block.tableHead)!;
-      add({ cost, score: ROW_SCORE + rowValue(block.body, doc.english), order: entries.length, block, head }, isFixedBlock(block), !!block.pinned);
-    } else {
-      const unit: Unit = { cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block };
-      if (headOf.has(block)) (unit.score = 0), headOf.set(block, unit);
-      add(unit, isFixedBlock(block), !!block.pinned);
-    }
+    else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
   }
   markRepeats(entries);
   markAnswers(entries);
@@ -213,7 +189,6 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
 /** Marks the units `keep` holds as kept and the others as removed (see apply), and the structure that follows. */
 function keepOnly(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, frames: Frames): void {
   apply(doc, units, keep, clausesOf, tokenizer);
-  dropLoneTableParts(doc);
   frames.dropUnopened();
   dropPointersAbove(doc);
 }
@@ -257,7 +232,7 @@ function dropPointersAbove(doc: Doc): void {
   doc.blocks.forEach((block, i) => {
     if (block.removed || block.kind !== 'heading' || block.level !== LEAD_IN_LEVEL || !ABOVE.test(block.body)) return;
     const before = doc.blocks[i - 1];
-    if (before && tableOf(before).removed && before.kind !== 'prose' && !isStructural(before)) block.removed = true;
+    if (before?.removed && before.kind !== 'prose' && !isStructural(before)) block.removed = true;
   });
 }
 const ABOVE = /(?<![\p{L}])(?:above|oben|ci-dessus|arriba|acima)(?![\p{L}])/iu;
@@ -299,12 +274,12 @@ function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
   const pointing = (s: Sentence) => !!s.request && !s.removed && POINTS_AT.test(sentenceText(s));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
-  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && !b.tableHead && (isMaterial(b) || isQuotation(b)));
+  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (isMaterial(b) || isQuotation(b)));
   if (material.length !== 1) return;
   // The request and its input rank first, the request (shorter, and saying what to do) usually before.
   for (const entry of entries) {
     const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
-    if (request || (entry.unit.block ? tableOf(entry.unit.block) : entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
+    if (request || (entry.unit.block ?? entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
   }
 }
 
@@ -314,12 +289,11 @@ function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
  * half of the budget (a larger one would leave no room for what to do with it).
  */
 function rankNamedTable(doc: Doc, entries: readonly Entry[], budget: number): void {
-  const tables = doc.blocks.filter((b) => !b.removed && b.kind === 'table' && !b.tableHead);
+  const tables = doc.blocks.filter((b) => !b.removed && b.kind === 'table');
   if (tables.length !== 1) return;
   const named = doc.blocks.some((b) => b.kind === 'prose' && !b.verbatim && b.sentences.some((s) => !s.removed && TABLE_WORD.test(sentenceText(s))));
   if (!named) return;
-  const rows = entries.filter((entry) => !!entry.unit.block && tableOf(entry.unit.block) === tables[0]);
-  if (rows.reduce((n, entry) => n + entry.unit.cost, 0) <= budget / 2) for (const entry of rows) entry.pinned = true;
+  for (const entry of entries) if (entry.unit.block === tables[0] && entry.unit.cost <= budget / 2) entry.pinned = true;
 }
 const TABLE_WORD = /(?<![\p{L}])(?:table|tabelle|vergleichstabelle|tabla|tableau|tabela)(?![\p{L}])|表格|预算表|の表|表を/iu;
 
@@ -338,7 +312,7 @@ const isQuotation = (block: Block): boolean =>
 function announceBlocks(doc: Doc, entries: Entry[]): void {
   const entryOf = new Map<Block, Entry[]>();
   for (const entry of entries) {
-    const owner = entry.unit.block ? tableOf(entry.unit.block) : entry.unit.parent;
+    const owner = entry.unit.block ?? entry.unit.parent;
     if (!owner) continue;
     const list = entryOf.get(owner);
     if (list) list.push(entry);
@@ -372,8 +346,7 @@ function announceBlocks(doc: Doc, entries: Entry[]): void {
 function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }[], strict: boolean): void {
   // A block relaxed mode keeps whatever the budget is there for what shows it.
   const blockUnit = new Map<Block, Unit | null>();
-  // A table's rows show it as its header does: what points at it needs the header, which a row pulls in.
-  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit.block.tableHead ? unit.head! : unit);
+  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit);
   if (blockUnit.size === 0) return;
   const index = new Map<Block, number>();
   doc.blocks.forEach((block, i) => index.set(block, i));

@@ -93,7 +93,6 @@ export function dropEmptyStructure(doc: Doc): number {
     if (!open || open.removed || block.removed) return;
     if (emptied(blocks.indexOf(open) + 1, close)) (drop(open), drop(block));
   });
-  dropLoneTableParts(doc, drop);
   // Headings, last first: a section ends at the next heading of the same or a higher level.
   for (let h = blocks.length - 1; h >= 0; h--) {
     const heading = blocks[h]!;
@@ -103,16 +102,6 @@ export function dropEmptyStructure(doc: Doc): number {
     if (emptied(h + 1, end)) drop(heading);
   }
   return freed;
-}
-
-/** A table's header whose every row went goes too, and so does a row whose header went. */
-export function dropLoneTableParts(doc: Doc, drop = (block: Block): void => void (block.removed = true)): void {
-  const rowsKept = new Map<Block, boolean>();
-  for (const block of doc.blocks) if (block.tableHead) rowsKept.set(block.tableHead, (rowsKept.get(block.tableHead) ?? false) || !block.removed);
-  for (const block of doc.blocks) {
-    if (block.removed) continue;
-    if (block.tableHead ? block.tableHead.removed : rowsKept.get(block) === false) drop(block);
-  }
 }
 
 /**

@@ -180,9 +180,6 @@ export function specificity(text: string, sentence: Sentence): number {
   return signals(sentence, text).specific;
 }
 
-/** How specific a text of material is (a table row, a cell): its codes, numbers and names, no rule. */
-export const materialSpecificity = (text: string): number => computeSpecific(text, 0);
-
 /** What a constraint (a negation, limit or condition) adds to a rule's value. */
 const constraintValue = (text: string, scanned: readonly string[]): number => (hasConstraint(text, scanned) ? 0.6 : 0);
 

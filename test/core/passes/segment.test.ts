@@ -12,21 +12,6 @@ describe('core/passes/segment', () => {
     assert.equal(render(parse(text)), text);
   });
 
-  it('cuts a table of two rows or more into its header and one block per row, and renders it back', () => {
-    for (const eol of ['\n', '\r\n']) {
-      const table = ['| Problem | Action |', '|---|:--|', '| Build fails | Re-run `npm ci` |', '| Tests time out | Raise the timeout |'].join(eol);
-      const text = `Fix what you can.${eol}${eol}${table}${eol}${eol}Then report.${eol}`;
-      const doc = parse(text);
-      const blocks = doc.blocks.filter((b) => b.kind === 'table');
-      assert.deepEqual(blocks.map((b) => b.body.trimEnd()), ['| Problem | Action |' + eol + '|---|:--|', '| Build fails | Re-run `npm ci` |', '| Tests time out | Raise the timeout |']);
-      assert.deepEqual(blocks.map((b) => b.tableHead), [undefined, blocks[0], blocks[0]]);
-      assert.equal(render(doc), text.trimEnd());
-    }
-    // One row, or no delimiter row: one block, as before.
-    assert.equal(parse('| a | b |\n|---|---|\n| 1 | 2 |').blocks.length, 1);
-    assert.equal(parse('| a | b |\n| 1 | 2 |\n| 3 | 4 |').blocks.filter((b) => b.tableHead).length, 0);
-  });
-
   it('never ends a sentence inside brackets, so no unit leaves a lone "]" or ")" behind', () => {
     assert.deepEqual(firstSentences('[Caveat: run it in a container. Be careful. Paste the last few lines]. I am a terminal. Reply (in English. Or German) now. Use (a) this. Unclosed (here. And on.'), [
       '[Caveat: run it in a container. Be careful. Paste the last few lines].',

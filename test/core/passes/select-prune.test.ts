@@ -705,69 +705,10 @@ describe('core/passes/select', () => {
     let itemsAlone = false;
     for (let percent = 20; percent <= 95; percent += 5) {
       const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-      if (out.includes('anti-pattern above')) assert.ok(out.includes('| Anti-pattern | Risk |'), `${percent}%: points at a table that went\n${out}`);
+      if (out.includes('anti-pattern above')) assert.ok(out.includes('| SOQL inside a loop'), `${percent}%: points at a table that went\n${out}`);
       itemsAlone ||= out.includes('Query once') && !out.includes('| SOQL inside a loop');
     }
     assert.ok(itemsAlone, 'some budget keeps the items without the table');
-  });
-
-  describe('tables as sets of rows', () => {
-    const RULES = [
-      '| ❌ Don\'t | ✅ Do instead |', '|---|---|',
-      '| "This is a Next.js project." (without checking `package.json`) | Check `dependencies` first. State only what is there. |',
-      '| Document `dist/` or `build/` naming patterns as conventions | Document source files only. |',
-      '| "Uses Clean Architecture." (when no such directories exist) | State only what the directory structure shows. |',
-    ];
-    const PARAMETERS = [
-      '| Parameter | Required | Default | Description |', '|---|---|---|---|',
-      '| `subscription-id` | No | Active CLI context | Azure subscription used for subscription-scope discovery |',
-      '| `resource-group-name` | No | None | Azure resource group used for resource-group-scope discovery |',
-      '| `resource-id` | No | None | One or more Azure ARM resource IDs used for specific-resource-scope discovery |',
-    ];
-    const prose = (from: number) => Array.from({ length: 6 }, (_, i) => `The team wrote guide number ${from + i} over a long and quiet winter in the old office.`).join(' ');
-    const text = ['You document codebases for new engineers. Never infer what the files show nothing of.', '', prose(1), '', '## Anti-patterns', '', ...RULES, '', '## Inputs', '', ...PARAMETERS, '', prose(7)].join('\n');
-    const rows = [...RULES, ...PARAMETERS].filter((line, i, all) => !line.startsWith('|---') && !(all[i + 1] ?? '').startsWith('|---'));
-
-    it('keeps the rows a strict budget has room for, under their header, never a header alone or a row without it', () => {
-      let partial = false;
-      for (let percent = 10; percent <= 95; percent += 5) {
-        const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
-        for (const [head, body] of [[RULES, RULES.slice(2)], [PARAMETERS, PARAMETERS.slice(2)]] as const) {
-          const headKept = out.includes(`${head[0]}\n${head[1]}\n`);
-          const kept = body.filter((row) => out.includes(row)).length;
-          assert.equal(headKept, kept > 0, `${percent}%: a header kept ${headKept} with ${kept} rows\n${out}`);
-          partial ||= kept > 0 && kept < body.length;
-        }
-        // Kept rows are whole lines, each on its own line: nothing joins them.
-        for (const line of out.split('\n')) if (line.startsWith('|')) assert.ok([...RULES, ...PARAMETERS].includes(line), `${percent}%: "${line}"`);
-      }
-      assert.ok(partial, 'some budget keeps part of a table (before, a table was kept or dropped whole)');
-    });
-
-    it('ranks a row that tells the model what to do above a row of material ("| `resource-id` | No | None |": that "No" restricts nothing)', () => {
-      const budget = optimize({ text, budget: '100%', mode: 'strict' }).optimizedTokens;
-      let checked = false;
-      for (let percent = 20; percent <= 90; percent += 5) {
-        const out = optimize({ text, budget: Math.floor((budget * percent) / 100), mode: 'strict' }).text;
-        const rules = RULES.slice(2).filter((row) => out.includes(row)).length;
-        const parameters = PARAMETERS.slice(2).filter((row) => out.includes(row)).length;
-        if (parameters > 0) assert.equal(rules, 3, `${percent}%: a parameter row kept before every rule row\n${out}`);
-        checked ||= rules > 0 && rules < 3;
-      }
-      assert.ok(checked, 'some budget keeps some rule rows and no parameter row');
-    });
-
-    it('keeps a table whole in relaxed mode, and whole at a budget it fits', () => {
-      for (const percent of [30, 60]) {
-        const out = optimize({ text, budget: `${percent}%`, mode: 'relaxed' }).text;
-        for (const row of rows) assert.ok(out.includes(row), `relaxed ${percent}%: ${row}`);
-      }
-      const whole = optimize({ text, budget: '100%', mode: 'strict' }).text;
-      for (const table of [RULES, PARAMETERS]) assert.ok(whole.includes(`\n\n${table.join('\n')}\n\n`), whole);
-      // A table that ends the prompt, line break and all.
-      const ended = `Follow this table.\n\n${RULES.join('\n')}\n`;
-      assert.equal(optimize({ text: ended, budget: '100%', mode: 'strict' }).text, ended.trimEnd());
-    });
   });
 
   it('keeps a paragraph that goes on with the sentence before a list ("in model-driven apps.") only with that list', () => {
