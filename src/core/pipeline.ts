@@ -31,8 +31,6 @@ export interface PipelineOutput {
 }
 
 const MAX_TIGHTENING = 6;
-/** Selections toward a tighter target before words are cut from what selection kept (see reselect). */
-const MAX_RESELECT = 2;
 /** A checkpoint of the document with the lengths of the removal and pass reports at that moment. */
 type Mark = { restore: () => void; removed: number; passes: number };
 /** The lossy passes that edit words inside kept units. */
@@ -93,20 +91,6 @@ function compress(original: CountedText, task: string, context: PassContext): { 
     latest = null;
   };
   let exact: { text: string; tokens: number } | null = null;
-  // Selection again from the document before the first loss, toward targets below the budget by what the
-  // last count was over; the count, if it fits (the document is left at the last try otherwise).
-  const reselect = (over: number, from: Mark): { text: string; tokens: number } | null => {
-    let target = budget;
-    for (let attempt = 1; attempt <= MAX_RESELECT; attempt++) {
-      target = Math.max(0, target - (over - budget) - attempt);
-      rollBack(from);
-      for (const pass of PASSES) if (pass.lossy && !WORD_PASSES.includes(pass)) step(pass, { ...context, budget: target });
-      const counted = measure();
-      if (counted.tokens <= budget) return counted;
-      over = counted.tokens;
-    }
-    return null;
-  };
   // Counted once before the first loss and once before the first word edit (see below).
   const checked = new Set<'units' | 'words'>();
   let beforeLoss = -1;
@@ -122,10 +106,6 @@ function compress(original: CountedText, task: string, context: PassContext): { 
       // from what selection kept (articles would go for an estimate).
       const phase = WORD_PASSES.includes(pass) ? 'words' : 'units';
       if (!checked.has(phase) && checked.add(phase) && estimate - unitCount(doc) <= budget && (exact = measure()).tokens <= budget) break;
-      // Unit costs are estimates: what selection kept may be a few tokens over. Selecting again toward a
-      // tighter target costs a unit where the budget is tightest; the word passes would take articles
-      // from every sentence kept.
-      if (phase === 'words' && exact && lossless && (exact = reselect(exact.tokens, lossless))) break;
       exact = null;
       lossless ??= mark();
     }

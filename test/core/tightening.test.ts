@@ -136,36 +136,6 @@ describe('core/pipeline: an estimate over the budget after selection', () => {
       assert.deepEqual(edited, [], `${budget}: lines reworded although what was kept fits as written`);
     }
   });
-
-  it('cuts no article where selecting toward a tighter target fits: a rule goes, not "the" from every rule kept', () => {
-    const rules = [
-      'Always define an explicit allowlist of the tools an agent can use — never give the agent unrestricted access',
-      'Separate the registration of a tool from the authorization of the tool',
-      'Use a blocklist for the known dangerous operations (shell execution, file deletion, database DDL)',
-      'Require a human approval for the high-impact tools (send email, deploy, delete records)',
-      'Enforce a rate limit on the tool calls of each request to prevent an infinite loop',
-      'Scan all the inputs of the user for threat signals before passing them to the agent',
-      'Filter the arguments of the agent for the sensitive patterns: API keys, credentials, PII',
-      'Use a regex pattern list that can be updated without a code change',
-      'Check both the original prompt of the user and the generated arguments of the agent',
-      'Give each agent in the system its own governance policy',
-      'When an agent delegates to another agent, apply the most restrictive policy of the two',
-      'Track a trust score for each delegate and degrade the trust on a failure',
-      'Never allow an inner agent to have broader permissions than the outer agent that called it',
-      'Log every tool call with the timestamp, the agent ID, the tool name and the decision',
-      'Log every governance violation with the matched rule and the evidence',
-      'Export the audit trail in the JSON Lines format for the log aggregation system',
-      'Include the boundaries of the session (start and end) in the audit log',
-    ];
-    const text = ['# Agent safety', '', 'You build safe, governed agent systems for the platform team.', '', '## Rules', '', ...rules.map((rule) => `- ${rule}`)].join('\n');
-    for (const mode of ['strict', 'relaxed'] as const)
-      for (let percent = 20; percent <= 95; percent += 5) {
-        const r = optimize({ text, budget: `${percent}%`, mode });
-        assert.ok(r.optimizedTokens <= r.budgetTokens, `${mode} ${percent}%: ${r.optimizedTokens} > ${r.budgetTokens}`);
-        assert.deepEqual(r.removed.filter((removal) => removal.kind === 'words'), [], `${mode} ${percent}%: words cut from kept rules\n${r.text}`);
-        assert.deepEqual(r.text.split('\n').filter((line) => !text.includes(line)), [], `${mode} ${percent}%`);
-      }
-  });
 });
 
 describe('core/select: structure inside a template fence read as Markdown', () => {
