@@ -1,14 +1,14 @@
-import { checkpoint, isFixedBlock, isFixedSentence, isListItem, isMaterial, isProtected, isStructural, render, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { checkpoint, isFixedBlock, isFixedSentence, isProtected, isStructural, render, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
 import { hasConstraint, isMeta, isSpecific, metaPenalty, ruleValue } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
-import { lastAnswer } from '../prompt/examples';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { isLabel, LEAD_IN_LEVEL } from './structure';
+import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
+import { isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE, sentenceUnits, type Unit } from './units';
 
 /**
@@ -44,9 +44,6 @@ function saysOwn(sentence: Sentence): boolean {
   const text = sentenceText(sentence);
   return hasConstraint(text) || isSpecific(text);
 }
-
-/** `input`: ranked with the final input, above the other pinned units (see rankPointedInput). */
-type Entry = { unit: Unit; kept: boolean; pinned: boolean; input?: boolean };
 
 function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const strict = mode === 'strict';
@@ -224,167 +221,6 @@ function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCos
   if (tokenizer.count(render(doc)) > budget) restore();
 }
 
-/**
- * A lead-in that points back at the block right above it ("Default fix direction for every anti-pattern
- * above:" after the anti-pattern table) points at nothing once that block went: its items stay, without it.
- */
-function dropPointersAbove(doc: Doc): void {
-  doc.blocks.forEach((block, i) => {
-    if (block.removed || block.kind !== 'heading' || block.level !== LEAD_IN_LEVEL || !ABOVE.test(block.body)) return;
-    const before = doc.blocks[i - 1];
-    if (before?.removed && before.kind !== 'prose' && !isStructural(before)) block.removed = true;
-  });
-}
-const ABOVE = /(?<![\p{L}])(?:above|oben|ci-dessus|arriba|acima)(?![\p{L}])/iu;
-
-/**
- * What relaxed mode keeps whatever the budget keeps what it leans on: "Mark it with `it.skip` and put a
- * comment … in exactly this form:", kept with its template, is kept with "If a migrated test fails …, do
- * not delete the test." before it in its paragraph, or it would read as a rule for every test.
- */
-function keepWhatKeptLeansOn(entries: readonly Entry[]): void {
-  const entryOf = new Map<Unit, Entry>();
-  for (const entry of entries) entryOf.set(entry.unit, entry);
-  for (const entry of entries) {
-    if (!entry.kept) continue;
-    for (let head = entry.unit.head, unit = entry.unit; head; unit = head, head = head.head) {
-      const leaned = entryOf.get(head);
-      if (!leaned || leaned.kept || head.parent !== unit.parent) break;
-      leaned.kept = true;
-      // The last resort of the pipeline drops the least valuable sentence first: never what is leaned on.
-      const dependent = Math.max(...unit.sentences!.map((s) => s.score));
-      for (const sentence of head.sentences!) sentence.score = Math.max(sentence.score, dependent);
-    }
-  }
-}
-
-/**
- * The final input, pinned like the role and the closing request but ranked above them: where only one
- * fits, "First request: "I need a story on perseverance."" says more than "Act as a storyteller."
- */
-const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.sentences?.some((s) => s.input);
-
-/**
- * The input a request points at ("Could you translate these UI strings …?" before the strings' JSON,
- * "Pourriez-vous traduire cette clause …" before « … »): where one block of material follows the
- * request, strict mode ranks both above the other pinned units. A prompt to translate without its text
- * asks nothing.
- */
-function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
-  const pointing = (s: Sentence) => !!s.request && !s.removed && POINTS_AT.test(sentenceText(s));
-  const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
-  if (at < 0) return;
-  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (isMaterial(b) || isQuotation(b)));
-  if (material.length !== 1) return;
-  // The request and its input rank first, the request (shorter, and saying what to do) usually before.
-  for (const entry of entries) {
-    const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
-    if (request || (entry.unit.block ?? entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
-  }
-}
-
-/**
- * A prompt's one table that its text names ("Use the numbers from the table only", "die 2 Punkte aus der
- * Tabelle") is the data it asks about: strict mode ranks it with the pinned units while it takes at most
- * half of the budget (a larger one would leave no room for what to do with it).
- */
-function rankNamedTable(doc: Doc, entries: readonly Entry[], budget: number): void {
-  const tables = doc.blocks.filter((b) => !b.removed && b.kind === 'table');
-  if (tables.length !== 1) return;
-  const named = doc.blocks.some((b) => b.kind === 'prose' && !b.verbatim && b.sentences.some((s) => !s.removed && TABLE_WORD.test(sentenceText(s))));
-  if (!named) return;
-  for (const entry of entries) if (entry.unit.block === tables[0] && entry.unit.cost <= budget / 2) entry.pinned = true;
-}
-const TABLE_WORD = /(?<![\p{L}])(?:table|tabelle|vergleichstabelle|tabla|tableau|tabela)(?![\p{L}])|表格|预算表|の表|表を/iu;
-
-// "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
-const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
-// A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »".
-const QUOTATION = /^[^«"“„]{0,40}[«"“„][^»"”“]{60,}[»"”“]\s*$/u;
-const isQuotation = (block: Block): boolean =>
-  block.kind === 'prose' && !isListItem(block) && block.sentences.length === 1 && QUOTATION.test(sentenceText(block.sentences[0]!));
-
-/**
- * A sentence that ends its paragraph with a colon announces the block after it ("Las tablas son estas:"
- * before the schema, "My draft:" before the quoted draft): it comes only with that block, never alone,
- * and relaxed mode keeps it with a block it keeps.
- */
-function announceBlocks(doc: Doc, entries: Entry[]): void {
-  const entryOf = new Map<Block, Entry[]>();
-  for (const entry of entries) {
-    const owner = entry.unit.block ?? entry.unit.parent;
-    if (!owner) continue;
-    const list = entryOf.get(owner);
-    if (list) list.push(entry);
-    else entryOf.set(owner, [entry]);
-  }
-  doc.blocks.forEach((block, i) => {
-    const next = doc.blocks[i + 1];
-    if (block.removed || block.kind !== 'prose' || !next || next.removed || !(next.kind !== 'prose' || next.verbatim)) return;
-    const last = block.sentences.filter((s) => !s.removed).pop();
-    if (!last || !/[:：]\s*$/.test(sentenceText(last))) return;
-    const announced = entryOf.get(next) ?? [];
-    // The request that shows its material ("I need weekly revenue … from this table:", pinned) keeps its
-    // value, and the material ranks with it.
-    if (last.request && last.pinned) for (const entry of announced) entry.pinned = true;
-    if (last.pinned) return;
-    const announcer = entryOf.get(block)?.find((e) => e.unit.sentences?.length === 1 && e.unit.sentences[0] === last);
-    if (!announcer || announced.length === 0) return;
-    announcer.unit.score = 0;
-    for (const entry of announced) {
-      if (!entry.unit.head) entry.unit.head = announcer.unit;
-      if (entry.kept) announcer.kept = true;
-    }
-  });
-}
-
-/**
- * "Below is the table our finance team sent.", "Here is the schema below", "the function above": a
- * sentence that shows the reader a block is kept only with that block (the nearest one that way, in its
- * section), and never pulls it in: without the block, it points at nothing.
- */
-function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }[], strict: boolean): void {
-  // A block relaxed mode keeps whatever the budget is there for what shows it.
-  const blockUnit = new Map<Block, Unit | null>();
-  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit);
-  if (blockUnit.size === 0) return;
-  const index = new Map<Block, number>();
-  doc.blocks.forEach((block, i) => index.set(block, i));
-  for (const { unit, kept } of entries) {
-    if (kept || unit.block || unit.sentences?.length !== 1 || !unit.parent) continue;
-    const text = sentenceText(unit.sentences[0]!);
-    // What leans on the sentence before ("Where `$X` is …" after "Run the script:") may still explain a block.
-    if (unit.head && !DEFINES_ABOVE.test(text)) continue;
-    // "Then ask: …" right after the context map that "First, respond with a context map:" showed: the
-    // next step of what the block shows, kept only with it.
-    const next = THEN.test(text) && unit.parent.sentences[0] === unit.sentences[0] && blockUnit.get(doc.blocks[index.get(unit.parent)! - 1]!);
-    if (next) unit.requires = next;
-    const way = SHOWN_BELOW.test(text) ? 1 : SHOWN_ABOVE.test(text) || DEFINES_ABOVE.test(text) ? -1 : 0;
-    if (way === 0) continue;
-    for (let k = index.get(unit.parent)! + way; k >= 0 && k < doc.blocks.length; k += way) {
-      const block = doc.blocks[k]!;
-      if (block.kind === 'heading' && block.level !== LEAD_IN_LEVEL) break;
-      const target = blockUnit.get(block);
-      if (target !== undefined) {
-        if (target) unit.requires = target;
-        break;
-      }
-    }
-  }
-}
-
-const THEN = /^[^\p{L}]*(?:then|afterwards|after that|next|dann|danach|luego|después|ensuite|puis|depois|em seguida)(?![\p{L}])/iu;
-
-// What a prompt shows as a block.
-const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|config|yaml|sql|script|component|hook|class|stack trace|traceback|tabela|tabla|tableau|tabelle|esquema|schéma|código)';
-// Only a sentence that opens presenting the block says nothing without it: "Below is the table …",
-// "Here is the code below", "The schema above …"; "… return JSON, following the schema below, so that
-// …" asks something of its own.
-const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:(?:below|here) (?:is|are)|here['’]s|i['’]ve pasted|i have pasted|i['’]ve attached) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}s?|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
-// "Where `$SKILL_ROOT` is the absolute path …" after a command: says what a name in the block above means.
-const DEFINES_ABOVE = /^[^\p{L}`$]*where\s+(?:`[^`]+`|\$\w+)\s+(?:is|are|stands for|means)(?![\p{L}])/iu;
-const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
-
 const MIN_CLAUSE_ROOM = 8;
 const MAX_CLAUSE_SENTENCES = 16;
 
@@ -433,58 +269,6 @@ function cover(covered: Map<string, number>, unit: Unit): void {
   if (unit.repeats !== undefined) covered.set(unit.repeats, 1);
   if (unit.termScores) for (const term of unit.termScores.keys()) covered.set(term, (covered.get(term) ?? 0) + 1);
 }
-
-/** What a repeat of a kept unit adds (its section's scope, not its words): see markRepeats. */
-const REPEATED = 0.25;
-
-/**
- * A rule repeated under each section ("- Work silently without announcements until complete." in every
- * phase) stays at 100% (dedupe leaves list items of other sections alone); where the budget is short,
- * its second copy is worth little beside what no kept unit says yet. Such copies are written alike (a
- * case or spacing variant is rare enough to count as new). Keys start with a NUL character, which no task
- * term holds.
- */
-function markRepeats(entries: readonly Entry[]): void {
-  // Texts of one length first: most units have a length no other unit has, and their text is never hashed.
-  const byLength = new Map<number, Unit[]>();
-  for (const { unit } of entries) {
-    if (!unit.sentences || unit.block || unit.clause !== undefined) continue;
-    const length = unit.sentences.reduce((n, s) => n + sentenceText(s).length + 1, 0);
-    const list = byLength.get(length);
-    if (list) list.push(unit);
-    else byLength.set(length, [unit]);
-  }
-  for (const units of byLength.values()) {
-    if (units.length < 2) continue;
-    const byText = new Map<string, Unit[]>();
-    for (const unit of units) {
-      const key = '\u0000' + unit.sentences!.map(sentenceText).join('\n');
-      const same = byText.get(key);
-      if (same) same.push(unit);
-      else byText.set(key, [unit]);
-    }
-    for (const [key, same] of byText) if (same.length > 1) for (const unit of same) unit.repeats = key;
-  }
-}
-
-/**
- * Few-shot examples that give the same answer ("→ positiv" twice): the second teaches less than an
- * example of a label no kept example shows yet ("→ gemischt"), so it counts as a repeat once one is kept.
- */
-function markAnswers(entries: readonly Entry[]): void {
-  for (const { unit } of entries) {
-    if (unit.block?.kind !== 'example') continue;
-    const answer = shortAnswer(unit.block.body);
-    if (answer) unit.repeats ??= '\u0001' + answer;
-  }
-}
-
-/** The answer of an example when it is a label ("Queue: BILLING", "… → positiv"): a few words, folded. */
-function shortAnswer(body: string): string | undefined {
-  const words = lastAnswer(body)?.split(/\s+/).filter(Boolean) ?? [];
-  return words.length > 0 && words.length <= MAX_LABEL_WORDS ? words.join(' ').toLowerCase() : undefined;
-}
-const MAX_LABEL_WORDS = 3;
 
 /**
  * Lazy greedy: takes the best unit that fits, re-scoring the top one as coverage grows (a unit's score
