@@ -1,0 +1,215 @@
+import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
+import { LEAD_IN_LEVEL } from './structure';
+import { isSaidToReader } from './rewrite';
+
+/**
+ * What the prompt asks, found as it is segmented: the role statement, the request (its first question or
+ * instruction about its input, a template slot), and what it closes on — the final input ('My first
+ * request is "…"', a template slot, material announced by a colon) or its closing request. Relaxed mode
+ * keeps these whatever the budget; strict mode ranks them first.
+ */
+
+/**
+ * A prompt that ends with its material announced by a colon ("Here is the handler:", then the code; "相关
+ * 代码如下：", then the table) pins that material: it is what the prompt is about. Closing thanks after
+ * it do not count.
+ */
+function pinMaterial(blocks: Block[], said: (sentence: Sentence) => boolean): boolean {
+  const end = closingEnd(blocks, said);
+  const material = blocks[end];
+  if (!material || !isMaterial(material)) return false;
+  const before = blocks[end - 1];
+  const lastSentence = before?.sentences[before.sentences.length - 1];
+  const announced = before && (before.level === LEAD_IN_LEVEL || (before.kind === 'prose' && lastSentence !== undefined && /[:：]\s*$/.test(sentenceText(lastSentence))));
+  if (announced) material.pinned = true;
+  return !!announced;
+}
+
+/** The last block that says something: closing thanks in a paragraph of their own and tag lines do not. */
+function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => boolean): number {
+  let end = blocks.length - 1;
+  while (end >= 0 && (blocks[end]!.kind === 'markup' || (blocks[end]!.kind === 'prose' && blocks[end]!.sentences.every(said)))) end--;
+  return end;
+}
+// "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
+const ROLE = new RegExp(
+  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act (?:as|like)|i want you (?:to )?act (?:as|like)|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act (?:as|like)|' +
+    'your role is|imagine you are|pretend (?:to be|you are)|as an? [\\w -]{1,40}, you|' +
+    'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
+    'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
+  'iu',
+);
+/**
+ * Pins the role statement (in the first three sentences) and, when the prompt layer found no final
+ * input, the closing request: the last sentence, when it asks or instructs and ends the prompt's prose.
+ */
+export function pinRequests(blocks: Block[], english: boolean): void {
+  const said = (sentence: Sentence) => isSaidToReader(sentenceText(sentence), english);
+  const prose = blocks.filter((b) => b.kind === 'prose');
+  const sentences = prose.flatMap((b) => b.sentences);
+  // A template slot on its own ("{reviews_jsonl}", "{{ticket}}"): where the app puts the input.
+  for (const block of prose) if (block.sentences.length === 1 && SLOT.test(sentenceText(block.sentences[0]!))) block.sentences[0]!.pinned = block.sentences[0]!.input = true;
+  // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
+  const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence))) ?? roleSection(blocks);
+  if (role) role.pinned = true;
+  markRequest(prose, said);
+  // The line that introduces the final input goes with it: "Now classify this one:".
+  blocks.forEach((block, i) => {
+    const next = blocks[i + 1];
+    const last = block.sentences[block.sentences.length - 1];
+    if (block.kind === 'prose' && last && next && (next.pinned || next.sentences[0]?.pinned) && /[:：]\s*$/.test(sentenceText(last))) last.pinned = true;
+  });
+  // A final input already pinned (a slot, the line that introduces it) ends the prompt; the role does not.
+  if (blocks.some((b) => b.pinned) || sentences.some((s, i) => s.pinned && s !== role && i >= 3)) return;
+  if (pinMaterial(blocks, said)) return;
+  // Closing thanks in a paragraph of their own ("辛苦了，非常感谢！有空请你喝奶茶～") do not end the prompt.
+  const end = closingEnd(blocks, said);
+  let lastProse = end;
+  while (lastProse >= 0 && blocks[lastProse]!.kind !== 'prose' && blocks[lastProse]!.kind !== 'example') lastProse--;
+  const last = blocks[lastProse];
+  // A transcript the prompt ends on is its material: "Sam: … Anything else? ... No?" asks nothing of the model.
+  if (!last || last.kind !== 'prose' || lastProse < end - 1 || (last.verbatim && last.sentences.some((s) => s.speaker))) return;
+  // The input a role prompt closes on is its final input, in the role's paragraph too (an article's last
+  // sentence, "The first recorded use is …" or a closing quotation, is none).
+  const input = [...last.sentences].reverse().find((s) => !said(s));
+  // A prompt without a role statement closes on its input too when it opens on what to do with it ("I want
+  // you to translate … My first sentence is "…""): that instruction stands for the role, pinned with the
+  // input and ranked beside it (an input alone, "First sentence: "Could you send me …?"", asks the wrong
+  // thing). An article has no instruction.
+  const task = role ? undefined : sentences.find((s) => s.instruction && !said(s));
+  const opening = role ?? task;
+  if (opening && input && input !== opening && (FIRST_INPUT.test(sentenceText(input)) || QUOTED_INPUT.test(sentenceText(input)))) {
+    input.pinned = true;
+    if (task) task.pinned = true;
+    else input.input = true;
+    return;
+  }
+  // A list item is one rule among others, not the prompt's closing request; nor is what follows the role
+  // in its own paragraph.
+  if (isListItem(last) || (role && last.sentences.includes(role))) return;
+  // The last request among the closing sentences that are not thanks: "请用中文回答：…" before "麻烦大家了，
+  // 感激不尽！", "Responde en español, …" before "Ah, y el código vacío debe devolver 400.".
+  const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);
+  // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
+  // an instruction ("Summarize the following text:"), which is pinned as one.
+  const asks = (s: Sentence) => /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s));
+  // Under a section heading, a plain instruction is that section's last rule ("## Working Style … Prefer
+  // a few high-value scenarios."), not the prompt's request, unless the section is the task.
+  const section = sectionTitle(blocks, lastProse);
+  const request = closing.find((s) => asks(s) || (s.instruction && (section === null || TASK_SECTION.test(section))));
+  if (!request) return;
+  // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
+  // pay for the flights?" is pinned whole, not its last sentence.
+  if (last.suffix) {
+    for (const sentence of last.sentences) sentence.pinned = true;
+    return;
+  }
+  request.pinned = true;
+  // The question that asks may come before the last rule about it: "Can you point out the bugs and show a
+  // fixed version? … Keep the explanation to at most 5 bullet points." (`closing` runs backwards.)
+  const ask = closing.slice(closing.indexOf(request) + 1).find((s) => /[?？]\s*$/.test(sentenceText(s)) && ASKS.test(sentenceText(s)));
+  if (ask) ask.pinned = true;
+}
+
+/**
+ * The text of the section heading the block stands under, or the name of the tag pair it stands in
+ * ("<output> … </output>": its last rule is no request), or null (a level-1 heading titles the whole prompt).
+ */
+function sectionTitle(blocks: readonly Block[], index: number): string | null {
+  // Closing tags passed on the way back: an opening tag whose partner is not among them closes after the block.
+  const closed = new Set<Block>();
+  for (let k = index - 1; k >= 0; k--) {
+    const block = blocks[k]!;
+    const tag = block.tag;
+    if (tag?.closing) closed.add(block);
+    else if (tag?.partner && !closed.has(tag.partner)) return tag.name;
+    if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) return (block.level ?? 1) > 1 ? block.body : null;
+  }
+  return null;
+}
+
+// A section that holds the prompt's task or input: "## Task", "## Your request", "### Question", "## Aufgabe".
+const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|job)|now)\b|aufgabe|anfrage|frage|tarea|pregunta|solicitud|tâche|demande|tarefa|pergunta|pedido|任务|问题|要求|タスク|質問|依頼/i;
+
+/**
+ * What the prompt asks: its first question among the opening sentences that are not greetings ("Could
+ * you translate these UI strings …?", "Pourriez-vous traduire … ?") or else its first instruction about
+ * the input ("Turn this standup into …"), and every sentence that holds a template slot the app fills
+ * ("Create an endpoint named ${input:endpointName} …").
+ */
+function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
+  const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
+  const aboutInput = (s: Sentence) => s.instruction && POINTS_AT_INPUT.test(sentenceText(s)) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s));
+  if (first) first.request = true;
+  for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
+}
+
+// "Can you …?" put politely, in the other languages the product reads: a question to the model.
+const POLITE_ASKS = 'kannst du|könntest du|können sie|könnten sie|puedes|podrías|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode';
+// A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
+// traduire … ?", "帮我看一下…"): not a rule of a system prompt, which every imperative would be.
+export const ASKS = new RegExp(
+  '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
+    `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
+    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
+  'iu',
+);
+
+// "I need weekly revenue … from this table:": a need that shows its material asks for it.
+export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;
+
+// "## Role", "<role>", "# Persona": the section that says who the model is and what it does.
+const ROLE_TITLE = /^(?:#{1,6}\s*)?(?:your\s+)?(?:role|persona|identity|rolle|rol|rôle|papel|角色|役割)\s*:?\s*$/iu;
+
+/** The first sentence of a section titled as the role ("## Role", "<role>"), before any other section. */
+function roleSection(blocks: readonly Block[]): Sentence | undefined {
+  const titled = (block: Block) => (block.kind === 'markup' ? !!block.tag && !block.tag.closing && ROLE_TITLE.test(block.tag.name) : block.kind === 'heading' && ROLE_TITLE.test(block.body.trim()));
+  const start = blocks.findIndex(titled);
+  if (start < 0) return undefined;
+  for (const block of blocks.slice(start + 1)) {
+    if (block.kind === 'prose') return block.sentences[0];
+    if (!titled(block)) return undefined;
+  }
+  return undefined;
+}
+
+/** The first `n` sentences that are not greetings or thanks, reading no further than needed. */
+function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) => boolean, n: number): Sentence[] {
+  const found: Sentence[] = [];
+  for (const sentence of sentences) {
+    if (found.length >= n) break;
+    if (!said(sentence)) found.push(sentence);
+  }
+  return found;
+}
+
+// An instruction about the input it stands before: "Turn this standup into …", "Go through these notes …"
+// (not "Follow these guidelines", which the prompt's own rules are).
+const POINTS_AT_INPUT = /^[^\p{L}]*\p{L}+(?:\s+(?:up|out|down|over|through|in|on|me|us))?\s+(?:this|these|the following|the attached)\s+(?!(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file)\b)\p{L}/iu;
+/** How far into the prompt its request may stand. */
+const REQUEST_WINDOW = 5;
+// "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.
+const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;
+
+/** How far from the end of the prompt the closing request may stand. */
+const CLOSING_SENTENCES = 3;
+
+// The input a role prompt closes on: "My first request is "…"", "Initial request is - …", "To start, I will
+// make the first move by placing an X …".
+const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+(?:first|initial)|initial)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
+
+// A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
+const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;
+
+// What asks for something in the other languages the product reads (English has isInstruction): a
+// polite marker or an imperative that opens the sentence.
+const REQUEST = new RegExp(
+  `(?<![\\p{L}])(?:bitte|por favor|s[’']il (?:vous|te) plaît|merci de|veuillez|${POLITE_ASKS})(?![\\p{L}])|` +
+    '(?:^[^\\p{L}]*|[,:;]\\s+)(?:antworte|schreib(?:e)?|gib|erstelle|fasse|erkläre|übersetze|responde|explica|explícame|escribe|escríbeme|dame|hazme|genera|traduce|resume|resúmeme|crea|devuelve|indica|indícame|' +
+    'répondez|réponds|donnez|écrivez|rédigez|traduisez|résumez|indiquez|expliquez|responda|explique|escreva|traduza|resuma|gere|crie|indique|devolva|retorne)(?![\\p{L}])|' +
+    '请|麻烦你|帮我|给出|ください|お願いします|お願いいたします|教えて',
+  'iu',
+);
+
+const SLOT = /^(?:\{\{?\s*[\p{L}\p{N}_.:-]+\s*\}\}?|\$\{[^{}\n]+\}|\[\[[\p{L}\p{N}_ .:-]+\]\])$/u;
