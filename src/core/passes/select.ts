@@ -9,7 +9,8 @@ import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
 import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
 import { isLabel } from './structure';
-import { asideUnits, clauseUnits, CONSEQUENCE, sentenceUnits, type Unit } from './units';
+import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
+import { sentenceUnits, type Unit } from './units';
 
 /**
  * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
