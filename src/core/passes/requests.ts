@@ -33,7 +33,7 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 }
 // "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
 const ROLE = new RegExp(
-  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act (?:as|like)|i want you (?:to )?act (?:as|like)|i would (?:really )?(?:like|appreciate it if) you (?:to |could )?act (?:as|like)|' +
+  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act (?:as|like)|i want you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
     'your role is|imagine you are|pretend (?:to be|you are)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
     'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
