@@ -31,10 +31,11 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
   while (end >= 0 && (blocks[end]!.kind === 'markup' || (blocks[end]!.kind === 'prose' && blocks[end]!.sentences.every(said)))) end--;
   return end;
 }
-// "You are a …", "Act as …", "Du bist …", "Eres …", "Tu es …", "Você é …", "你是…", "あなたは…".
+// "You are a …", "Act as …", "Please act as …", "Hey ChatGPT, act as …", "Du bist …", "Eres …", "Tu es …", "Você é …",
+// "你是…", "あなたは…".
 const ROLE = new RegExp(
-  '^[^\\p{L}]*(?:(?:hello|hi)[!,.]?\\s*)?(?:(?:you are|you\'re|act (?:as|like)|i want you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
-    'your role is|imagine you are|pretend (?:to be|you are)|as an? [\\w -]{1,40}, you|' +
+  '^[^\\p{L}]*(?:(?:hello|hi|hey)(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
+    'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
     'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
   'iu',

@@ -100,8 +100,14 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('## Persona\n\nA patient tutor for school maths. Explain step by step.\n\n## Rules\n\n- Never give the answer first.'), ['A patient tutor for school maths.']);
     // Not a section of another title, nor prose after the role section has ended.
     assert.deepEqual(pinned('## Role\n\n## Rules\n\n- Read logs first.\n- Never guess.'), []);
-    // "I'd like you to act as …" is "I would like you to act as …" contracted: a role too.
-    for (const role of ["I'd like you to act as a travel guide.", 'I’d love you to act as a travel guide.', 'I would like you to act as a travel guide.'])
+    // "I'd like you to act as …" is "I would like you to act as …" contracted: a role too. So are the other
+    // ways prompts open on one: after "please" or a greeting to the assistant, "I need you to …", "You
+    // will act as …", "Imagine you're …".
+    for (const role of [
+      "I'd like you to act as a travel guide.", 'I’d love you to act as a travel guide.', 'I would like you to act as a travel guide.',
+      'Please act as a travel guide.', 'Hey ChatGPT, act as a travel guide.', 'I need you to act as a travel guide.',
+      'You will act as a travel guide.', "You'll act as a travel guide.", "Imagine you're a travel guide.", 'Pretend you’re a travel guide.',
+    ])
       assert.deepEqual(pinned(`${role} You will suggest places to visit near a location. Keep each suggestion short.`), [role]);
     // The input a role prompt closes on, in the role's own paragraph.
     assert.deepEqual(pinned('I want you to act as a plagiarism checker. Do not write explanations. My first sentence is "For computers to behave like humans, speech matters."'),
