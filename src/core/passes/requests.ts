@@ -196,9 +196,9 @@ const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;
 /** How far from the end of the prompt the closing request may stand. */
 const CLOSING_SENTENCES = 3;
 
-// The input a role prompt closes on: "My first request is "…"", "Initial request is - …", "To start, I will
-// make the first move by placing an X …".
-const FIRST_INPUT = /^[^\p{L}]*(?:(?:my|the|our|your)\s+(?:first|initial)|initial)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
+// The input a role prompt closes on: "My first request is "…"", "Here is my first request: …", "First
+// question – …", "Initial request is - …", "To start, I will make the first move by placing an X …".
+const FIRST_INPUT = /^[^\p{L}]*(?:here(?: is|['’]s)\s+)?(?:(?:my|the|our|your)\s+(?:first|initial)|initial|first(?=\s+(?!(?:of|and|things?|time|step)\b)))\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:|[–—-]\s)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) /iu;
 
 // A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
 const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;

@@ -115,6 +115,11 @@ describe('core/passes/segment', () => {
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. My first request is "I want to visit Rome, can you suggest some sights?" Thanks!'),
       ['Act as a guide.', 'My first request is "I want to visit Rome, can you suggest some sights?"']);
     assert.deepEqual(pinned('Act as a guide. You will suggest sights. The first time you answer, be brief.'), ['Act as a guide.']);
+    // Without "my", after "Here is", or after a dash; "First of all:" and "First step:" introduce no input.
+    for (const input of ['First request: "I want to visit Rome."', 'Here is my first request: "I want to visit Rome."', 'First question – “Where should I eat tonight?”'])
+      assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${input}`), ['Act as a guide.', input]);
+    for (const rule of ['First of all: be brief.', 'First things first: be brief.', 'First step: ask for the city.'])
+      assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${rule}`), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
       ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
     // The question that asks comes before the last rule about it: both are the request.
