@@ -36,8 +36,10 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 const ROLE = new RegExp(
   '^[^\\p{L}]*(?:(?:hello|hi|hey)(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
     'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
-    'du bist|sie sind|agiere als|handle als|eres|usted es|actúa como|actua como|tu es|vous êtes|agis comme|agissez comme|' +
-    'você é|voce e|aja como|atue como)(?![\\p{L}])|你是|您是|请你扮演|あなたは)',
+    'du bist|sie sind|agiere als|handle als|du agierst als|du fungierst als|stell dir vor,? du bist|eres|usted es|actúa como|actua como|' +
+    'quiero que act[úu]es como|imagina que eres|tu es|vous êtes|agis comme|agissez comme|agis en tant que|agissez en tant que|' +
+    'je (?:veux|voudrais) que (?:tu agisses|vous agissiez) (?:comme|en tant que)|imagine que tu es|' +
+    'você é|voce e|aja como|atue como|quero que você (?:atue|aja) como|imagine que você é)(?![\\p{L}])|你是|您是|请你扮演|请扮演|假设你是|你现在是|现在你是|あなたは)',
   'iu',
 );
 /**

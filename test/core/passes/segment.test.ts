@@ -109,6 +109,16 @@ describe('core/passes/segment', () => {
       'You will act as a travel guide.', "You'll act as a travel guide.", "Imagine you're a travel guide.", 'Pretend you’re a travel guide.',
     ])
       assert.deepEqual(pinned(`${role} You will suggest places to visit near a location. Keep each suggestion short.`), [role]);
+    // And in the other languages: "I want you to act as …" and "act as …" as their prompts put it.
+    for (const [role, rest] of [
+      ['Quiero que actúes como guía turístico.', 'Sugiere tres lugares cerca de mí y sé breve.'],
+      ['Je veux que tu agisses comme un guide touristique.', 'Propose trois lieux près de moi et sois bref.'],
+      ['Agissez en tant que guide touristique.', 'Proposez trois lieux près de moi.'],
+      ['Quero que você atue como um guia turístico.', 'Sugira três lugares perto de mim e seja breve.'],
+      ['Du agierst als Reiseführer.', 'Schlage drei Orte in meiner Nähe vor und fasse dich kurz.'],
+      ['请扮演一名导游。', '推荐三个附近的景点，回答要简短。'],
+    ])
+      assert.deepEqual(pinned(`${role}${/[。]$/.test(role) ? '' : ' '}${rest}`), [role]);
     // The input a role prompt closes on, in the role's own paragraph.
     assert.deepEqual(pinned('I want you to act as a plagiarism checker. Do not write explanations. My first sentence is "For computers to behave like humans, speech matters."'),
       ['I want you to act as a plagiarism checker.', 'My first sentence is "For computers to behave like humans, speech matters."']);
