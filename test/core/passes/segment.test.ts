@@ -128,6 +128,16 @@ describe('core/passes/segment', () => {
     // Without "my", after "Here is", or after a dash; "First of all:" and "First step:" introduce no input.
     for (const input of ['First request: "I want to visit Rome."', 'Here is my first request: "I want to visit Rome."', 'First question – “Where should I eat tonight?”'])
       assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${input}`), ['Act as a guide.', input]);
+    // So in the other languages.
+    for (const [role, input] of [
+      ['Actúa como guía. Sugiere lugares.', 'Mi primera solicitud es "Quiero visitar Roma."'],
+      ['Agis comme un guide. Propose des lieux.', 'Ma première demande est « Je veux visiter Rome. »'],
+      ['Atue como um guia. Sugira lugares.', 'Meu primeiro pedido é "Quero visitar Roma."'],
+      ['Agiere als Reiseführer. Schlage Orte vor.', 'Meine erste Anfrage ist „Ich will Rom besuchen.“'],
+      ['请扮演一名导游。推荐景点。', '我的第一个请求是“我想去罗马。”'],
+    ])
+      assert.deepEqual(pinned(`${role}${role.endsWith('。') ? '' : ' '}${input}`), [role.replace(/(?<=[.。]).*$/u, ''), input]);
+    assert.deepEqual(pinned('Actúa como guía. Sugiere lugares. La primera vez, sé breve.'), ['Actúa como guía.']);
     for (const rule of ['First of all: be brief.', 'First things first: be brief.', 'First step: ask for the city.'])
       assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${rule}`), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
