@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { optimize } from '../../src/core';
 
-// Golden outputs: five prompts of the kinds users bring (rules, XML sections, few-shot, an agent file with
-// front matter, Japanese) at 100%, 50% and 25% in strict mode. Each expected file was read by a person
+// Golden outputs: six prompts of the kinds users bring (rules, XML sections, few-shot, an agent file with
+// front matter, Japanese, a Spanish role prompt) at 100%, 50% and 25% in strict mode. Each expected file was read by a person
 // before it was committed; `UPDATE_GOLDEN=1 npx mocha test/core/golden.test.ts` rewrites them for review.
 const DIR = join(__dirname, 'golden');
 const BUDGETS = ['100%', '50%', '25%'] as const;
@@ -31,6 +31,15 @@ describe('core golden outputs', () => {
       if (text.includes('refunds')) assert.match(text, /Don't promise refunds above \$250 without escalating to a supervisor\./);
       if (text.includes('E-4021')) assert.match(text, /update the desktop client to version 3\.14\.2 or later\./);
       assert.doesNotMatch(text, /Hello!|Thank you so much/);
+    }
+  });
+
+  it('keeps a Spanish role prompt\'s role and first request at every budget, without its courtesy', () => {
+    for (const budget of BUDGETS) {
+      const text = run('role-es.md', budget).text;
+      assert.ok(text.startsWith('Quiero que actúes como un guía turístico local en Sevilla.'), `${budget}: ${text}`);
+      assert.ok(text.endsWith('Mi primera solicitud es "Estoy en la Plaza de España y quiero visitar solo museos."'), `${budget}: ${text}`);
+      assert.doesNotMatch(text, /¡Hola!|por favor|Mil gracias|me explico/);
     }
   });
 
