@@ -39,7 +39,7 @@ const ROLE = new RegExp(
     'du bist|sie sind|agiere als|handle als|du agierst als|du fungierst als|stell dir vor,? du bist|eres|usted es|actúa como|actua como|' +
     'quiero que act[úu]es como|imagina que eres|tu es|vous êtes|agis comme|agissez comme|agis en tant que|agissez en tant que|' +
     'je (?:veux|voudrais) que (?:tu agisses|vous agissiez) (?:comme|en tant que)|imagine que tu es|' +
-    'você é|voce e|aja como|atue como|quero que você (?:atue|aja) como|imagine que você é)(?![\\p{L}])|你是|您是|请你扮演|请扮演|假设你是|你现在是|现在你是|あなたは)',
+    'você é|voce e|aja como|atue como|quero que você (?:atue|aja) como|imagine que você é)(?![\\p{L}])|你是|您是|请你扮演|请扮演|你将扮演|你要扮演|请你充当|请充当|假设你是|你现在是|现在你是|あなたは)|^[^。！？]{1,40}(?:として(?:振る舞|ふるま|行動し)|になりきって|の役(?:割)?を(?:演じ|担当し))',
   'iu',
 );
 /**

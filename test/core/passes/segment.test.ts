@@ -117,6 +117,9 @@ describe('core/passes/segment', () => {
       ['Quero que você atue como um guia turístico.', 'Sugira três lugares perto de mim e seja breve.'],
       ['Du agierst als Reiseführer.', 'Schlage drei Orte in meiner Nähe vor und fasse dich kurz.'],
       ['请扮演一名导游。', '推荐三个附近的景点，回答要简短。'],
+      ['请你充当一名导游。', '推荐三个附近的景点，回答要简短。'],
+      ['プロの旅行ガイドとして振る舞ってください。', '近くのおすすめの場所を三つ教えてください。'],
+      ['熟練した旅行ガイドになりきってください。', '近くのおすすめの場所を三つ教えてください。'],
     ])
       assert.deepEqual(pinned(`${role}${/[。]$/.test(role) ? '' : ' '}${rest}`), [role]);
     // The input a role prompt closes on, in the role's own paragraph.
@@ -138,6 +141,8 @@ describe('core/passes/segment', () => {
     ])
       assert.deepEqual(pinned(`${role}${role.endsWith('。') ? '' : ' '}${input}`), [role.replace(/(?<=[.。]).*$/u, ''), input]);
     assert.deepEqual(pinned('Actúa como guía. Sugiere lugares. La primera vez, sé breve.'), ['Actúa como guía.']);
+    // An article's "played an important role" (扮演了重要角色) is no role statement.
+    assert.deepEqual(pinned('他在城市的历史上扮演了重要角色。这座城市建于1990年。'), []);
     for (const rule of ['First of all: be brief.', 'First things first: be brief.', 'First step: ask for the city.'])
       assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${rule}`), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
