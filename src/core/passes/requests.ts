@@ -200,8 +200,9 @@ const CLOSING_SENTENCES = 3;
 
 // The input a role prompt closes on: "My first request is "…"", "Here is my first request: …", "First
 // question – …", "Initial request is - …", "To start, I will make the first move by placing an X …", "Mi
-// primera solicitud es …", "Ma première demande est …", "Meine erste Anfrage ist …", "我的第一个请求是…".
-const FIRST_INPUT = /^[^\p{L}]*(?:here(?: is|['’]s)\s+)?(?:(?:my|the|our|your)\s+(?:first|initial)|initial|first(?=\s+(?!(?:of|and|things?|time|step)\b)))\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:|[–—-]\s)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) |^[^\p{L}]*(?:(?:mi|la|ma|mon|le|meu|minha|o|a|meine|mein|die|der)\s+)?(?:primer[ao]?|premi(?:ère|er)|primeir[oa]|erste[rn]?)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:es|será|est|sera|é|ist|lautet|:)(?![\p{L}])|^[^\p{L}]*(?:我的)?第一个(?:请求|问题|句子|任务|要求)(?:是|[:：])/iu;
+// primera solicitud es …", "Ma première demande est …", "Meine erste Anfrage ist …", "我的第一个请求是…",
+// "最初の質問は…".
+const FIRST_INPUT = /^[^\p{L}]*(?:here(?: is|['’]s)\s+)?(?:(?:my|the|our|your)\s+(?:first|initial)|initial|first(?=\s+(?!(?:of|and|things?|time|step)\b)))\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:is|will be|:|[–—-]\s)|^[^\p{L}]*to (?:start|begin),?\s+i(?:['’]ll| will) |^[^\p{L}]*(?:(?:mi|la|ma|mon|le|meu|minha|o|a|meine|mein|die|der)\s+)?(?:primer[ao]?|premi(?:ère|er)|primeir[oa]|erste[rn]?)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*(?:es|será|est|sera|é|ist|lautet|:)(?![\p{L}])|^[^\p{L}]*(?:我的)?第一个(?:请求|问题|句子|任务|要求)(?:是|[:：])|^[^\p{L}]*最初の(?:質問|リクエスト|依頼|お題|文)は/iu;
 
 // A closing quotation after a colon: 'These are the first basic steps: "1. Click on the download button …"'.
 const QUOTED_INPUT = /[:：]\s*["“«„「][^"“”«»„「」]{8,}["”»“」]\s*$/u;

@@ -100,6 +100,10 @@ const EMPHASIS = /\*\*(?=\S)[^*\n]+?\*\*|__(?=\S)[^_\n]+?__/g;
 const SPLITS = /[.!?。！？]\s+\S/;
 /** How far a bracket may close and still hold its sentences: an unclosed "(" runs to no end. */
 const MAX_BRACKETED = 1200;
+const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '「': '」', '『': '』', '（': '）' };
+const WIDE_SPLITS = /[.!?。！？]/u;
+/** A quotation in full-width brackets longer than this is a text of its own sentences (a passage to translate). */
+const MAX_WIDE_BRACKETED = 200;
 
 /**
  * `spans` with the emphasis runs and brackets of `text` that hold more than one sentence added, merged
@@ -110,11 +114,13 @@ export function withUnsplit(text: string, spans: readonly Span[]): Span[] {
   const runs: Span[] = [];
   if (text.includes('**') || text.includes('__')) for (const m of text.matchAll(EMPHASIS)) if (SPLITS.test(m[0])) runs.push({ start: m.index!, end: m.index! + m[0].length });
   // Each bracket from where the last closed one ends: what is nested inside is already held.
-  const opening = /[([]/g;
+  const opening = /[([「『（]/g;
   for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
     const close = closingBracket(text, m.index);
     if (close === -1) continue;
-    if (SPLITS.test(text.slice(m.index, close))) runs.push({ start: m.index, end: close + 1 });
+    // A full-width bracket holds what ends a sentence with no space after it: 「ローマで何を見るべきですか？」です。
+    const wide = m[0] !== '(' && m[0] !== '[';
+    if (wide ? WIDE_SPLITS.test(text.slice(m.index, close)) && close - m.index <= MAX_WIDE_BRACKETED : SPLITS.test(text.slice(m.index, close))) runs.push({ start: m.index, end: close + 1 });
     opening.lastIndex = close + 1;
   }
   if (runs.length === 0) return [...spans];
@@ -131,7 +137,7 @@ export function withUnsplit(text: string, spans: readonly Span[]): Span[] {
 /** Where the bracket opened at `open` closes, on the same paragraph and not too far; -1 if it does not. */
 function closingBracket(text: string, open: number): number {
   const opener = text[open]!;
-  const closer = opener === '(' ? ')' : ']';
+  const closer = CLOSERS[opener]!;
   let depth = 0;
   const end = Math.min(text.length, open + MAX_BRACKETED);
   for (let i = open; i < end; i++) {

@@ -23,6 +23,14 @@ describe('core/passes/segment', () => {
     ]);
   });
 
+  it('never ends a sentence inside full-width brackets, so no unit leaves a lone "」" behind', () => {
+    assert.deepEqual(firstSentences('最初の質問は「ローマで何を見るべきですか？」です。次に進みます。'), ['最初の質問は「ローマで何を見るべきですか？」です。', '次に進みます。']);
+    assert.deepEqual(firstSentences('彼は『本当に？』と聞いた。（注意：これは例です。実行しないでください。）次に進みます。'), ['彼は『本当に？』と聞いた。', '（注意：これは例です。実行しないでください。）次に進みます。']);
+    // A long quoted passage is a text of its own sentences: it still splits.
+    const passage = '「' + '本機は家庭用の電源でご使用ください。'.repeat(12) + '」';
+    assert.ok(firstSentences(`以下を翻訳してください。${passage}`).length > 2);
+  });
+
   it('never ends a sentence inside bold emphasis, so no unit leaves a lone "**" behind', () => {
     assert.deepEqual(firstSentences('**You read everything. You fix nothing.** Your output is the audit report. **Bold** text here.'), ['**You read everything. You fix nothing.** Your output is the audit report.', '**Bold** text here.']);
   });
@@ -138,6 +146,7 @@ describe('core/passes/segment', () => {
       ['Atue como um guia. Sugira lugares.', 'Meu primeiro pedido é "Quero visitar Roma."'],
       ['Agiere als Reiseführer. Schlage Orte vor.', 'Meine erste Anfrage ist „Ich will Rom besuchen.“'],
       ['请扮演一名导游。推荐景点。', '我的第一个请求是“我想去罗马。”'],
+      ['あなたは旅行ガイドです。おすすめの場所を教えてください。', '最初の質問は「ローマで何を見るべきですか？」です。'],
     ])
       assert.deepEqual(pinned(`${role}${role.endsWith('。') ? '' : ' '}${input}`), [role.replace(/(?<=[.。]).*$/u, ''), input]);
     assert.deepEqual(pinned('Actúa como guía. Sugiere lugares. La primera vez, sé breve.'), ['Actúa como guía.']);
