@@ -128,7 +128,7 @@ describe('core/passes/segment', () => {
       ['请你充当一名导游。', '推荐三个附近的景点，回答要简短。'],
       ['プロの旅行ガイドとして振る舞ってください。', '近くのおすすめの場所を三つ教えてください。'],
       ['熟練した旅行ガイドになりきってください。', '近くのおすすめの場所を三つ教えてください。'],
-    ])
+    ] as [string, string][])
       assert.deepEqual(pinned(`${role}${/[。]$/.test(role) ? '' : ' '}${rest}`), [role]);
     // The input a role prompt closes on, in the role's own paragraph.
     assert.deepEqual(pinned('I want you to act as a plagiarism checker. Do not write explanations. My first sentence is "For computers to behave like humans, speech matters."'),
@@ -147,7 +147,7 @@ describe('core/passes/segment', () => {
       ['Agiere als Reiseführer. Schlage Orte vor.', 'Meine erste Anfrage ist „Ich will Rom besuchen.“'],
       ['请扮演一名导游。推荐景点。', '我的第一个请求是“我想去罗马。”'],
       ['あなたは旅行ガイドです。おすすめの場所を教えてください。', '最初の質問は「ローマで何を見るべきですか？」です。'],
-    ])
+    ] as [string, string][])
       assert.deepEqual(pinned(`${role}${role.endsWith('。') ? '' : ' '}${input}`), [role.replace(/(?<=[.。]).*$/u, ''), input]);
     assert.deepEqual(pinned('Actúa como guía. Sugiere lugares. La primera vez, sé breve.'), ['Actúa como guía.']);
     // An article's "played an important role" (扮演了重要角色) is no role statement.
