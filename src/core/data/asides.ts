@@ -11,21 +11,21 @@ const EUROPEAN = [
   'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
   'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt',
   '(?:liebe|viele|beste|herzliche|schöne) grüße', 'mit freundlichen grüßen', 'ich hoffe,? es geht (?:dir|euch|ihnen) gut',
-  'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
   'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)', 'espero que (?:estés|esté|estéis) bien', 'un (?:abrazo|saludo)',
-  'no sé si (?:tiene sentido|se entiende)',
+  'no sé si (?:tiene sentido|se entiende)', '¿?qué tal', '¿?cómo (?:estás|está|andas)',
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
-  'mille mercis', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
+  'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
   'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
   'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)', 'on en (?:re)?(?:discute|parle)',
   // Portuguese
-  'muito obrigad[oa]', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
+  'muito obrigad[oa]', 'como (?:vai|está|estás)(?: você)?(?=\\s*[?!])', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
 ];
@@ -38,12 +38,20 @@ const WIDE = [
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the
 // middle of a sentence the same words are narrative ("acreditava sinceramente que …", "le salut").
-const OPENING = [
-  'hallo(?: zusammen| alle| ihr)?', 'hi(?: zusammen)?', 'hey', 'moin', 'servus', 'guten (?:morgen|tag|abend)', 'ehrlich gesagt',
-  'hola', 'buenas', 'buenos días', 'la verdad es que no sé', 'un saludo', 'saludos', 'oye',
-  'bonjour(?: à tous)?', 'salut', 'coucou',
-  'oi', 'olá', 'bom dia', 'boa tarde', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá',
+const GREETINGS = [
+  'hallo(?: zusammen| alle| ihr)?', 'hi(?: zusammen)?', 'hey', 'moin', 'servus', 'guten (?:morgen|tag|abend)',
+  'hola', 'buenas', 'buenos días', 'oye', 'bonjour(?: à tous)?', 'salut', 'coucou', 'oi', 'olá', 'bom dia', 'boa tarde',
 ];
+const OPENING = [
+  ...GREETINGS, 'ehrlich gesagt', 'la verdad es que no sé', 'un saludo', 'saludos', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá',
+];
+
+/**
+ * A greeting set off by a comma or colon that opens a sentence which goes on to say something ("Hola,
+ * resume el acta en cinco puntos."): the greeting is an aside, the rest is not (see the rewrite pass's
+ * isForeignAside).
+ */
+export const GREETING_OPENING = new RegExp(`^[^\\p{L}]*(?:${GREETINGS.join('|')})(?![\\p{L}])\\s*[,!:;]\\s*(?=\\p{L})`, 'iu');
 
 /**
  * A hedge or a restatement marker that opens a sentence of German, Spanish, French or Portuguese and can

@@ -1,5 +1,5 @@
 import { ASIDE, ASIDE_GUARD, CONTRACTIONS, COURTESY, ENOUGH_SAID, OPENERS, REWRITES } from '../data/rewrites';
-import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, FILLER_WORDS, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, NOUN_BEFORE, OPENING_HEDGE } from '../data/asides';
+import { ASIDES, ASIDE_CLAUSE, ASIDE_GUARD as FOREIGN_GUARD, FILLER_WORDS, GREETING_OPENING, MAX_ASIDE_CHARS, MAX_ASIDE_CLAUSE_CHARS, MAX_ASIDE_WORDS, NOUN_BEFORE, OPENING_HEDGE } from '../data/asides';
 import { hasCode, isMeta } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { editableSentences, sentenceText, type Doc, type Piece, type Sentence } from '../doc';
@@ -218,6 +218,13 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   // An aside in brackets is a remark on the sentence, which says something else: "Abaixo está a transcrição
   // (meio bagunçada, desculpa)."
   const open = text.replace(/\([^)]*\)|（[^）]*）/g, ' ');
+  // "Hola, resume el acta en cinco puntos.": a greeting, then something said that is no aside itself; only
+  // the greeting goes (dropOpeningHedge).
+  const greeting = GREETING_OPENING.exec(open);
+  if (greeting) {
+    const said = open.slice(greeting[0].length);
+    if (said.replace(ASIDES, ' ') === said) return false;
+  }
   const rest = open.replace(ASIDES, ' ');
   return rest !== open && !FOREIGN_GUARD.test(rest) && !hasCode(rest);
 }
@@ -254,7 +261,7 @@ function dropAsideClauses(pieces: Piece[]): boolean {
 function dropOpeningHedge(pieces: Piece[]): boolean {
   const first = pieces[0];
   if (!first || first.locked) return false;
-  const hedge = OPENING_HEDGE.exec(first.text);
+  const hedge = OPENING_HEDGE.exec(first.text) ?? GREETING_OPENING.exec(first.text);
   if (!hedge || FOREIGN_GUARD.test(hedge[0])) return false;
   const rest = first.text.slice(hedge[0].length);
   const capital = /^[^\p{L}]*\p{Lu}/u.test(first.text);

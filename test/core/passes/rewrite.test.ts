@@ -195,9 +195,6 @@ describe('core/passes/rewrite', () => {
     '我们不太确定数据是否完整，所以先检查一下。',
     '念のため、バックアップを取ってから実行してください。',
     '自信がない場合は「不明」と答えてください。',
-    // A limit keeps the sentence it stands in, greeting or not.
-    'Bonjour, au plus deux paragraphes.',
-    'Hola, como máximo tres frases.',
   ];
   for (const sentence of kept) it(`keeps ${JSON.stringify(sentence)}`, () => assert.equal(rw(sentence), sentence));
 
@@ -221,6 +218,19 @@ describe('core/passes/rewrite', () => {
     ['Sei lá, talvez um emoji no assunto, no máximo um por e-mail.', 'Talvez um emoji no assunto, no máximo um por e-mail.'],
     ['Ah, e só para reforçar o que eu já disse: não acrescente campos.', 'Não acrescente campos.'],
     ['Wie gesagt, antworte nur auf Deutsch.', 'Antworte nur auf Deutsch.'],
+    // So does a greeting: the request or role after it stays (the whole sentence went before, at any budget).
+    ['Hola, resume el acta en cinco puntos. Usa viñetas.', 'Resume el acta en cinco puntos. Usa viñetas.'],
+    ['Hallo, fasse das Protokoll zusammen. Nutze Stichpunkte.', 'Fasse das Protokoll zusammen. Nutze Stichpunkte.'],
+    ['Bonjour, résume le compte rendu. Utilise des puces.', 'Résume le compte rendu. Utilise des puces.'],
+    ['Olá, resuma a ata em cinco pontos. Use marcadores.', 'Resuma a ata em cinco pontos. Use marcadores.'],
+    ['Hola, quiero que actúes como guía turístico. Sugiere lugares.', 'Quiero que actúes como guía turístico. Sugiere lugares.'],
+    ['Hallo, du bist ein Reiseführer. Schlage Orte vor.', 'Du bist ein Reiseführer. Schlage Orte vor.'],
+    // A limit keeps the sentence it stands in: only its greeting goes.
+    ['Bonjour, au plus deux paragraphes.', 'Au plus deux paragraphes.'],
+    ['Hola, como máximo tres frases.', 'Como máximo tres frases.'],
+    // A greeting that asks after the reader is still an aside, whole.
+    ['Hallo, wie geht es dir? Fasse das Protokoll zusammen.', 'Fasse das Protokoll zusammen.'],
+    ['Bonjour, ça va ? Résume le compte rendu.', 'Résume le compte rendu.'],
   ];
   for (const [input, expected] of openings) it(`drops the opening hedge of ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
 
