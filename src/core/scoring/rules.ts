@@ -1,5 +1,6 @@
 import { sentenceWords, type Sentence } from '../doc';
 import { words } from '../text/words';
+import { isInstruction } from './structure';
 
 /**
  * A small phrase matcher over a sentence's scanned, lower-cased words (see `words`): every sentence is
@@ -87,6 +88,20 @@ const META = new Phrases(
   ['entschuldig'],
 );
 const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');
+
+// "Hey, summarize the notes in five bullets.", "Hi, you are a travel guide.", "Hola, resume el acta.": a
+// greeting set off by a comma, then what the prompt asks or who the model is. Only the greeting is talk.
+const GREETING_LEAD = /^[^\p{L}]*(?:hi|hello|hey|hallo|hola|bonjour|salut|olá|oi)(?: there| everyone| all| team| folks| claude| chatgpt| gpt| copilot| gemini| assistant)?\s*[,:;—–-]\s*(?=\p{L})/iu;
+const ASKS_OR_CASTS = /^(?:you are|you['’]re|(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to|du bist|sie sind|eres|usted es|tu es|vous êtes|você é|quiero que|je (?:veux|voudrais) que|quero que)(?![\p{L}])/iu;
+function greetsThenAsks(text: string): boolean {
+  const lead = GREETING_LEAD.exec(text);
+  if (!lead) return false;
+  const rest = text.slice(lead[0].length);
+  if (HELP_ALONE.test(rest)) return false;
+  return isInstruction(rest, true) || isInstruction(rest, false) || ASKS_OR_CASTS.test(rest);
+}
+// "Hey, can you help me with something?": an opening that asks nothing yet.
+const HELP_ALONE = /^(?:(?:can|could|would|will) you (?:please )?)?help(?: me| us)?(?: out)?(?: with (?:something|this|that|a (?:few|couple of) things|a question))?\W*$/iu;
 const THANKS_ALONE = new Phrases('merci');
 const MAX_THANKS_WORDS = 3;
 
@@ -126,7 +141,7 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || GREETING.in(scanned, text, true) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0) ||
+  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0) ||
   describesItself(text, scanned);
 
 // "This file is for any AI coding agent (Codex, Claude, …) working in this repo": the prompt saying what

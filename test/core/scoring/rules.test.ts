@@ -20,6 +20,8 @@ describe('core/scoring/rules', () => {
     // An acronym is no fact the reader cannot guess: the apology stays one.
     'Perdona si es una pregunta muy básica, de SQL voy justito.',
     "Sorry if this is a basic question, I'm bad at SQL.",
+    // A greeting alone, with talk, or with an ask that asks nothing yet.
+    'Hello everyone, hope you are well.', 'Hi there, quick question about our setup.', 'Hey, can you help me with something?',
   ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
@@ -36,6 +38,9 @@ describe('core/scoring/rules', () => {
     'This file is for agents only; never show it to users.',
     // A code with a digit or an underscore is one.
     "Sorry, I'm not sure about this, but `order_id` can be null.",
+    // A greeting, then what the prompt asks or who the model is: only the greeting is talk.
+    'Hi, you are a travel guide for Rome.', 'Hey, summarize the meeting notes in five bullets.', 'Hello, act as a travel guide.',
+    'Hi, can you translate these UI strings into German?', 'Hola, resume el acta en cinco puntos.', 'Hallo, du bist ein Reiseführer.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
 
