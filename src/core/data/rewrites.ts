@@ -370,9 +370,15 @@ export const CONTRACTIONS: readonly (readonly [string, string])[] = [
   ['what is', "what's"],
 ];
 
+/** Whom a greeting may name before what it says: "Hi team, …", "Hello Copilot!". */
+export const GREETING_ADDRESSEES: readonly string[] = ['there', 'everyone', 'all', 'claude', 'chatgpt', 'gpt', 'copilot', 'gemini', 'assistant', 'team', 'folks'];
+const ADDRESSEES = GREETING_ADDRESSEES.map((name) => ` ${name}`).join('|');
+
 /** A whole sentence of greeting or thanks, with nothing else in it. */
-export const COURTESY =
-  /^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there| everyone| all| claude| chatgpt| gpt| copilot| gemini| assistant| team| folks)?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance)(?: and (?:your )?(?:help|time|assistance))?)?(?: with this)?(?:,? I (?:really )?(?:do )?appreciate it)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well)\W*$/i;
+export const COURTESY = new RegExp(
+  String.raw`^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?:${ADDRESSEES})?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance)(?: and (?:your )?(?:help|time|assistance))?)?(?: with this)?(?:,? I (?:really )?(?:do )?appreciate it)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well)\W*$`,
+  'i',
+);
 
 /**
  * Asides to the prompt's reader rather than instructions to the model: thanks, apologies, hopes, "let me

@@ -1,6 +1,7 @@
 import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
 import { LEAD_IN_LEVEL } from './structure';
 import { isSaidToReader } from './rewrite';
+import { GREETING_WORDS } from '../scoring/rules';
 
 /**
  * What the prompt asks, found as it is segmented: the role statement, the request (its first question or
@@ -34,7 +35,8 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 // "You are a …", "Act as …", "Please act as …", "Hey ChatGPT, act as …", "Du bist …", "Eres …", "Tu es …", "Você é …",
 // "你是…", "あなたは…".
 const ROLE = new RegExp(
-  '^[^\\p{L}]*(?:(?:hello|hi|hey|hola|hallo|bonjour|salut|olá|oi)(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
+  `^[^\\p{L}]*(?:(?:${GREETING_WORDS.join('|')})(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?` +
+    '(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
     'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|du agierst als|du fungierst als|stell dir vor,? du bist|eres|usted es|actúa como|actua como|' +
     'quiero que act[úu]es como|imagina que eres|tu es|vous êtes|agis comme|agissez comme|agis en tant que|agissez en tant que|' +

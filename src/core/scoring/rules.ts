@@ -1,6 +1,7 @@
 import { sentenceWords, type Sentence } from '../doc';
 import { words } from '../text/words';
 import { isInstruction } from './structure';
+import { GREETING_ADDRESSEES } from '../data/rewrites';
 
 /**
  * A small phrase matcher over a sentence's scanned, lower-cased words (see `words`): every sentence is
@@ -87,11 +88,16 @@ const META = new Phrases(
   ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
   ['entschuldig'],
 );
-const GREETING = new Phrases('hi | hello | hey | hallo | hola | bonjour | salut | olá | oi');
+/** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */
+export const GREETING_WORDS: readonly string[] = ['hi', 'hello', 'hey', 'hallo', 'hola', 'bonjour', 'salut', 'olá', 'oi'];
+const GREETING = new Phrases(GREETING_WORDS.join(' | '));
 
 // "Hey, summarize the notes in five bullets.", "Hi, you are a travel guide.", "Hola, resume el acta.": a
 // greeting set off by a comma, then what the prompt asks or who the model is. Only the greeting is talk.
-const GREETING_LEAD = /^[^\p{L}]*(?:hi|hello|hey|hallo|hola|bonjour|salut|olá|oi)(?: there| everyone| all| team| folks| claude| chatgpt| gpt| copilot| gemini| assistant)?\s*[,:;—–-]\s*(?=\p{L})/iu;
+const GREETING_LEAD = new RegExp(
+  `^[^\\p{L}]*(?:${GREETING_WORDS.join('|')})(?:${GREETING_ADDRESSEES.map((name) => ` ${name}`).join('|')})?\\s*[,:;—–-]\\s*(?=\\p{L})`,
+  'iu',
+);
 const ASKS_OR_CASTS = /^(?:you are|you['’]re|(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to|du bist|sie sind|eres|usted es|tu es|vous êtes|você é|quiero que|je (?:veux|voudrais) que|quero que)(?![\p{L}])/iu;
 function greetsThenAsks(text: string): boolean {
   const lead = GREETING_LEAD.exec(text);
