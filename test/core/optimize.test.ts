@@ -433,6 +433,26 @@ describe('core/optimize', () => {
     }
   });
 
+  it('closes a tag section in an unclosed fence where its closing tag stands: the pair is kept or dropped together', () => {
+    const text = [
+      '<instructions>',
+      'You are a code reviewer for the payments team. Review every diff for security problems first.',
+      'Never approve a change that logs card numbers. Always ask for tests when logic changes.',
+      '```python',
+      'def charge(card, amount):',
+      '    log.info(card)',
+      '</instructions>',
+      '',
+      'Here is some more text about the review process that is long enough to be dropped at small budgets, with many words.',
+      'Please answer in English.',
+    ].join('\n');
+    for (const budget of ['75%', '50%', '35%', '25%'])
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget, mode }).text;
+        assert.equal(out.includes('<instructions>'), out.includes('</instructions>'), `${mode} ${budget}: one tag of the pair\n${out}`);
+      }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

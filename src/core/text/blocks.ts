@@ -47,6 +47,8 @@ export const MARKDOWN_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*(?:markdown|md)[ \t]*$/
 
 const BLANK = /^\s*$/;
 const TAG_LINE = /^\s*<\/?[A-Za-z][\w-]*(\s[^<>]*)?>\s*$/;
+// A tag alone on its line, at the start of it: (closing slash)(name).
+const LONE_TAG = /^<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/;
 const KEEP_OPEN = /^\s*<keep>/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)+\|?\s*$/;
 const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
@@ -309,6 +311,8 @@ class Scanner {
     }
     // Unclosed: a prompt is not a document. Protect up to a blank line after which the text does not
     // look like code any more, and parse the rest.
+    const closer = this.sectionCloser(i, end);
+    if (closer >= 0) end = closer;
     for (let k = i + 1; k < end; k++) {
       if (!this.blank(k)) continue;
       let m = k;
@@ -320,6 +324,24 @@ class Scanner {
       k = m;
     }
     return this.emit('code', i, end);
+  }
+
+  /**
+   * The line in (i, end) of an unclosed fence that closes a tag section the fence opened in ("</rules>"
+   * after "<rules>" above the fence), or -1: the fence was left open by mistake, and the section ends
+   * there, not in the code.
+   */
+  private sectionCloser(i: number, end: number): number {
+    const open = new Map<string, number>();
+    for (let k = 0; k < i; k++) {
+      const tag = LONE_TAG.exec(this.line(k));
+      if (tag) open.set(tag[2]!, (open.get(tag[2]!) ?? 0) + (tag[1] ? -1 : 1));
+    }
+    for (let k = i + 1; k < end; k++) {
+      const tag = LONE_TAG.exec(this.line(k));
+      if (tag?.[1] && (open.get(tag[2]!) ?? 0) > 0) return k;
+    }
+    return -1;
   }
 
   private closesFence(open: number, close: number): boolean {

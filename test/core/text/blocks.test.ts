@@ -90,6 +90,10 @@ describe('core/text/blocks', () => {
       'prose:- |and list it',
     ]);
     assert.deepEqual(blocks('```\nno blank line, no end'), ['code:|```\nno blank line, no end']);
+    // The tag section the fence was opened in closes it: "</rules>" is the section's end, not code.
+    assert.deepEqual(blocks('<rules>\nBe brief.\n```py\nx = 1\n</rules>\nAfter.'), ['markup:|<rules>', 'prose:|Be brief.', 'code:|```py\nx = 1', 'markup:|</rules>', 'prose:|After.']);
+    // A closing tag whose opening tag is in the code is code.
+    assert.deepEqual(blocks('```html\n<div>\n</div>'), ['code:|```html\n<div>\n</div>']);
     // Closed fences keep their blank lines and anything inside.
     assert.deepEqual(blocks('```\na\n\nPlain words here.\n```\nAfter.'), ['code:|```\na\n\nPlain words here.\n```', 'prose:|After.']);
   });
