@@ -90,6 +90,8 @@ export function isInstruction(original: string, english = true): boolean {
 }
 
 function opensInstruction(original: string): boolean {
+  const fronted = FRONTED.exec(original);
+  if (fronted && opensImperative(original.slice(fronted[0].length))) return true;
   const sentence = original.replace(LEAD_IN, '');
   const opening = OPENING_WORDS.exec(sentence);
   const first = opening?.[1]?.toLowerCase() ?? '';
@@ -105,6 +107,16 @@ function opensInstruction(original: string): boolean {
   // After ";" or ":" only where the sentence has one: most have neither.
   return sentence.includes(';') || sentence.includes(':') ? CLAUSE_DIRECTIVE.test(sentence) : OPENING_DIRECTIVE.test(sentence);
 }
+
+/** Whether the text opens on a verb in the imperative ("tell me …", "confirm at least …"). */
+function opensImperative(text: string): boolean {
+  const opening = OPENING_WORDS.exec(text);
+  const first = opening?.[1]?.toLowerCase() ?? '';
+  return IMPERATIVE_OPENERS.has(first) || (VERB_OPENERS.has(first) && opensObject(opening![2], opening![3]));
+}
+// What the instruction works from or on, put first: "Using only the two release notes below, tell me …",
+// "Based on the trace segments, identify …", "For each selected module, fetch its README".
+const FRONTED = /^[^\p{L}]*(?:using|based on|given|according to|relying on|drawing on|from|for (?:each|every|all)|in light of)\s[^,;:.!?]{1,100},\s+/iu;
 
 // The first three words: the verb and what follows it.
 const OPENING_WORDS = /^[^\p{L}]*([\p{L}']+)(?:\s+([^\s,;:]+))?(?:\s+([^\s,;:]+))?/u;

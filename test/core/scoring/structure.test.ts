@@ -32,6 +32,10 @@ describe('core/scoring/structure', () => {
     'Leave the generated files alone.',
     'Get the ticket ID from the URL.',
     'Eliminate until one remains.',
+    // What the instruction works from, put first.
+    'Using only the two release notes below, tell me which version fixed the bug.',
+    'Based on the trace segments and recent changes, identify the exact file and function.',
+    'For each non-trivial claim, confirm at least one evidence reference exists.',
   ];
   for (const sentence of instructions) it(`reads ${JSON.stringify(sentence)} as an instruction`, () => assert.ok(isInstruction(sentence)));
 
@@ -52,6 +56,9 @@ describe('core/scoring/structure', () => {
     'Today the team shipped the release.',
     'Order and shipping are handled by the operations team.',
     'Leave requests are approved by HR.',
+    'Given the circumstances, the team played well.',
+    'Using a new method, researchers found the gene.',
+    'From 1990 to 2000, sales grew by half.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isInstruction(sentence)));
 
