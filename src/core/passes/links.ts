@@ -1,6 +1,7 @@
 import { isListItem, isMaterial, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import { lastAnswer } from '../prompt/examples';
 import { LEAD_IN_LEVEL } from './structure';
+import { pointsBelow } from './requests';
 import type { Unit } from './units';
 
 /**
@@ -60,15 +61,24 @@ export const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.s
  * asks nothing.
  */
 export function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
-  const pointing = (s: Sentence) => !!s.request && !s.removed && POINTS_AT.test(sentenceText(s));
+  const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
-  const material = doc.blocks.slice(at + 1).filter((b) => !b.removed && (isMaterial(b) || isQuotation(b)));
+  const after = doc.blocks.slice(at + 1).filter((b) => !b.removed);
+  // Retrieved documents, a quoted draft: the text to work on where no block of material follows.
+  let material = after.filter((b) => isMaterial(b) || isQuotation(b));
+  const documents = material.length === 0;
+  if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
   if (material.length !== 1) return;
   // The request and its input rank first, the request (shorter, and saying what to do) usually before.
+  // Documents' sentences rank with the other pinned units, after the request: they are many, each short,
+  // and the request alone still asks where their best sentences alone ask nothing.
   for (const entry of entries) {
     const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
-    if (request || (entry.unit.block ?? entry.unit.parent) === material[0]) entry.pinned = entry.input = true;
+    const input = (entry.unit.block ?? entry.unit.parent) === material[0];
+    if (request || (input && !documents)) entry.pinned = entry.input = true;
+    // A sentence kept only with another (a speaker's topic, a title: a score of 0) stays so.
+    else if (input && entry.unit.score > 0) entry.pinned = true;
   }
 }
 

@@ -144,7 +144,7 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
  */
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
-  const aboutInput = (s: Sentence) => s.instruction && POINTS_AT_INPUT.test(sentenceText(s)) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
+  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
   const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s));
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
@@ -192,6 +192,15 @@ function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) 
 // An instruction about the input it stands before: "Turn this standup into …", "Go through these notes …"
 // (not "Follow these guidelines", which the prompt's own rules are).
 const POINTS_AT_INPUT = /^[^\p{L}]*\p{L}+(?:\s+(?:up|out|down|over|through|in|on|me|us))?\s+(?:this|these|the following|the attached)\s+(?!(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file)\b)\p{L}/iu;
+// What the prompt's own rules are called: "Follow these guidelines", "the rules below" point at no input.
+const OWN_RULES = '(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file|format|template|example|examples|schema)';
+// "Using only the two release notes below, tell me …", "Summarize the email below": the input named below.
+const NAMED_BELOW = new RegExp(`(?<![\\p{L}])(?:the|these|this|my|our)\\s+(?:[\\p{L}\\p{N}-]+\\s+){0,3}?([\\p{L}-]+)\\s+below(?![\\p{L}])`, 'iu');
+const OWN_RULE_WORD = new RegExp(`^${OWN_RULES}$`, 'iu');
+export function pointsBelow(text: string): boolean {
+  const named = NAMED_BELOW.exec(text);
+  return !!named && !OWN_RULE_WORD.test(named[1]!);
+}
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.

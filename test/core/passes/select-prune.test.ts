@@ -155,6 +155,20 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a document the request names below ("Using only the two release notes below, tell me …") with the request', () => {
+    const text = [
+      'Hi, quick question for you, thanks in advance. Using only the two release notes below, tell me which version of Tallyboard fixed the bug where CSV exports dropped the last row.', '',
+      '[Doc 1] Release notes v4.8.2 (2024-04-02): Fixed CSV export omitting the final row when a filter was active. Improved PDF rendering speed.',
+      '[Doc 2] Release notes v4.8.0 (2024-03-11): New CSV export options (delimiter, encoding). Known issue: last row may be missing from CSV exports.', '',
+      'Answer with the version number only, followed by the doc number in brackets, e.g. `v1.2.3 [Doc 5]`. If neither note says, answer "unknown". No need to explain your reasoning, I just need the version. I hope that makes sense! Thanks again, you\'re the best.',
+    ].join('\n');
+    for (const budget of ['60%', '50%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('tell me which version'), `${budget}: the question is gone\n${out}`);
+      assert.ok(/\[Doc [12]\]/.test(out), `${budget}: both documents are gone\n${out}`);
+    }
+  });
+
   it('keeps "Then ask: …" after a block that a lead-in announced only with that block', () => {
     const text = [
       '# Context architect', '',
