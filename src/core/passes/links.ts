@@ -60,7 +60,7 @@ export const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.s
  * request, strict mode ranks both above the other pinned units. A prompt to translate without its text
  * asks nothing.
  */
-export function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
+export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: boolean): void {
   const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
@@ -71,14 +71,15 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[]): void {
   if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
   if (material.length !== 1) return;
   // The request and its input rank first, the request (shorter, and saying what to do) usually before.
-  // Documents' sentences rank with the other pinned units, after the request: they are many, each short,
-  // and the request alone still asks where their best sentences alone ask nothing.
+  // Documents' sentences rank with the other pinned units in strict mode, after the request: they are
+  // many, each short, and the request alone still asks where their best sentences alone ask nothing. In
+  // relaxed mode they compete by value: by length, a short one that answers nothing would win.
   for (const entry of entries) {
     const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
     const input = (entry.unit.block ?? entry.unit.parent) === material[0];
     if (request || (input && !documents)) entry.pinned = entry.input = true;
     // A sentence kept only with another (a speaker's topic, a title: a score of 0) stays so.
-    else if (input && entry.unit.score > 0) entry.pinned = true;
+    else if (strict && input && entry.unit.score > 0) entry.pinned = true;
   }
 }
 

@@ -85,7 +85,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   markRepeats(entries);
   markAnswers(entries);
   announceBlocks(doc, entries);
-  rankPointedInput(doc, entries);
+  rankPointedInput(doc, entries, strict);
   rankNamedTable(doc, entries, budget);
   pointAtBlocks(doc, entries, strict);
   keepWhatKeptLeansOn(entries);

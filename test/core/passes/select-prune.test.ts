@@ -167,6 +167,9 @@ describe('core/passes/select', () => {
       assert.ok(out.includes('tell me which version'), `${budget}: the question is gone\n${out}`);
       assert.ok(/\[Doc [12]\]/.test(out), `${budget}: both documents are gone\n${out}`);
     }
+    // Relaxed mode ranks documents by value, not above the rules: never the note that does not answer for them.
+    const relaxed = optimize({ text, budget: '50%', mode: 'relaxed' }).text;
+    assert.ok(relaxed.includes('answer "unknown"') || !relaxed.includes('New CSV export options'), `relaxed: the note that does not answer\n${relaxed}`);
   });
 
   it('keeps "Then ask: …" after a block that a lead-in announced only with that block', () => {
