@@ -114,7 +114,12 @@ export const MAX_ASIDE_CHARS = 70;
  * alle Texte aus", "Responde en español, por favor." → "Responde en español."), as it removes "please" and
  * "really" from English. Rules for entries, enforced by tests: each saves tokens, none is a negation or limit.
  */
-export const FILLER_WORDS: readonly string[] = ['bitte', 'wirklich', 'sozusagen', 'por favor', 'realmente', 'básicamente', 'basicamente', "s'il vous plaît", "s'il te plaît", 'vraiment'];
+export const FILLER_WORDS: readonly string[] = [
+  'bitte', 'wirklich', 'sozusagen', 'por favor', 'realmente', 'básicamente', 'basicamente', "s'il vous plaît", "s'il te plaît", 'vraiment',
+  // "as you can imagine", set off by commas.
+  'wie ihr euch vorstellen könnt', 'wie du dir vorstellen kannst', 'wie Sie sich vorstellen können', 'como te puedes imaginar', 'como puedes imaginar',
+  "comme vous pouvez l'imaginer", "comme tu peux l'imaginer", 'como você pode imaginar',
+];
 
 // "eine Bitte", "deine Bitte": the noun, not the particle.
 export const NOUN_BEFORE = /(?:^|[^\p{L}])(?:eine|die|der|meine|deine|seine|ihre|unsere|eure|keine|diese|jede|la|una|mi|tu|su)\s+$/iu;

@@ -50,6 +50,11 @@ describe('core/passes/rewrite', () => {
       ['Por favor, no uses tablas en la respuesta final.', 'No uses tablas en la respuesta final.'],
       ["Traduisez cette clause en anglais britannique, s'il vous plaît.", 'Traduisez cette clause en anglais britannique.'],
       ['Mantenha o tom realmente profissional, por favor.', 'Mantenha o tom profissional.'],
+      // "As you can imagine" goes with both its commas.
+      ['Das ist, wie ihr euch vorstellen könnt, nicht so ideal für das Team.', 'Das ist nicht so ideal für das Team.'],
+      ['La reunión fue, como te puedes imaginar, bastante larga.', 'La reunión fue bastante larga.'],
+      ["Le client est, comme vous pouvez l'imaginer, assez pressé.", 'Le client est assez pressé.'],
+      ['O prazo é, como você pode imaginar, apertado.', 'O prazo é apertado.'],
     ] as const)
       assert.equal(rw(text), expected);
   });
