@@ -105,7 +105,13 @@ function markLeadIns(blocks: Block[]): void {
     }
     // A lead-in may also announce the sub-sections that follow it ("… follow this process:" before "### Step 1").
     const subsections = next.kind === 'heading' && (next.level ?? 1) > section && (next.level ?? 1) < SOURCE_LEVEL;
-    if (!introduces(next) && !subsections && !titlesLeadIn(block, next, blocks[i + 2])) continue;
+    if (!introduces(next) && !subsections && !titlesLeadIn(block, next, blocks[i + 2])) {
+      // A bold title on a paragraph of its own over a paragraph ("**Linear Slider Control:**", then its
+      // screenshot; "**Record Enhancement**", then its text) titles its section like a heading: it comes
+      // with what is kept of the section, never alone.
+      if (titlesParagraph(block, next)) blocks[i] = asHeading(block, sentenceText(block.sentences[0]!), block.sentences[0]!.tokens, SOURCE_LEVEL);
+      continue;
+    }
     const last = block.sentences[block.sentences.length - 1]!;
     // A request that shows its material ("I need weekly revenue … from this table in BigQuery:", then the
     // schema) is the prompt's request, not a title of the block: it stays prose, pinned, with its block.
@@ -147,6 +153,12 @@ function markLeadIns(blocks: Block[]): void {
     blocks[i] = asHeading(block, block.prefix + text, block.sentences[0]!.tokens + (block.prefix.trim() ? 1 : 0), LEAD_IN_LEVEL);
     if (subsections) blocks[i]!.within = section;
   }
+}
+
+/** A bold label that is no instruction ("**Always ask:**" asks), alone in its paragraph, over a paragraph of text. */
+function titlesParagraph(block: Block, next: Block): boolean {
+  if (isListItem(block) || block.prefix.trim() !== '' || block.sentences.length !== 1 || block.sentences[0]!.instruction || block.sentences[0]!.pinned) return false;
+  return isLabel(sentenceText(block.sentences[0]!)) && next.kind === 'prose' && !isListItem(next) && !next.verbatim;
 }
 
 /**

@@ -432,6 +432,27 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a bold title on a paragraph of its own ("**Linear Slider Control:**", then its screenshot) only with what it titles', () => {
+    const text = [
+      '## Add code components to model-driven apps', '',
+      'Open the form in the designer, select the column and choose the code component from the list of available components.', '',
+      '### Examples', '',
+      '**Linear Slider Control:**', '',
+      '![Add linear slider control](https://learn.example.com/media/add-slider.png)', '',
+      '**Data Set Grid Component:**', '',
+      '![Data Set Grid component](https://learn.example.com/media/add-dataset-component.png)', '',
+      '## Update existing code components', '',
+      'Whenever you update a code component, bump the version property in the manifest file, or the change will not show at runtime.',
+    ].join('\n');
+    for (const budget of ['90%', '75%', '60%', '50%', '40%', '30%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
+      out.forEach((line, i) => {
+        if (!/^\*\*[^*]+\*\*$/.test(line)) return;
+        assert.ok(out[i + 1]?.startsWith('!['), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
+      });
+    }
+  });
+
   it('keeps a bold label or a "Look for:" item only with an item nested under it, and a nested item only with its label', () => {
     const text = [
       '### Phase 2', '', '1. **Deep dive with traces**', '   - Use the tracing server to fetch the slowest transactions of the last hour.', '   - Look for:',
