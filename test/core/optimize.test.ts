@@ -453,6 +453,17 @@ describe('core/optimize', () => {
       }
   });
 
+  it('drops an opening tag whose closing tag is inside code once nothing after it is kept, never leaving it alone', () => {
+    const text = [
+      '---', 'description: rules for DAX measures', '---', '<rules>', '```dax', '// Working with multiple calendars and time-related calculations',
+      "Total Quantity = SUM ( 'Sales'[Order Quantity] )", '</rules>', '    # Expects the page to have a heading named Installation.', '```',
+    ].join('\n');
+    for (const budget of ['60%', '40%', '30%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      if (out.includes('<rules>')) assert.ok(out.includes('```dax'), `${budget}: <rules> over nothing\n${out}`);
+    }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });

@@ -8,7 +8,7 @@ import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
 import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
-import { isLabel } from './structure';
+import { dropUnpairedTags, isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
 import { sentenceUnits, type Unit } from './units';
 
@@ -188,6 +188,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
 function keepOnly(doc: Doc, units: readonly Unit[], keep: ReadonlySet<Unit>, clausesOf: Map<Sentence, Clause[]>, tokenizer: Tokenizer, frames: Frames): void {
   apply(doc, units, keep, clausesOf, tokenizer);
   frames.dropUnopened();
+  dropUnpairedTags(doc);
   dropPointersAbove(doc);
 }
 

@@ -67,6 +67,26 @@ const hasContent = (block: Block, now: boolean): boolean => {
 };
 
 /**
+ * Drops each opening tag without a partner (its closing tag missing, or inside a code block) whose text,
+ * what follows it up to the next tag line, had content and has none left. Returns the tokens freed.
+ */
+export function dropUnpairedTags(doc: Doc): number {
+  const blocks = doc.blocks;
+  let freed = 0;
+  blocks.forEach((block, i) => {
+    if (!block.tag || block.tag.closing || block.tag.partner || block.removed) return;
+    let end = i + 1;
+    while (end < blocks.length && !blocks[end]!.tag) end++;
+    const section = blocks.slice(i + 1, end);
+    if (section.some((b) => hasContent(b, false)) && !section.some((b) => hasContent(b, true))) {
+      block.removed = true;
+      freed += block.tokens + 1;
+    }
+  });
+  return freed;
+}
+
+/**
  * Drops the tag pairs and headings whose section had content and has none left, innermost first, so
  * that no tag loses its partner and no heading stands over nothing. Returns the tokens freed.
  */
@@ -93,6 +113,7 @@ export function dropEmptyStructure(doc: Doc): number {
     if (!open || open.removed || block.removed) return;
     if (emptied(blocks.indexOf(open) + 1, close)) (drop(open), drop(block));
   });
+  freed += dropUnpairedTags(doc);
   // Headings, last first: a section ends at the next heading of the same or a higher level.
   for (let h = blocks.length - 1; h >= 0; h--) {
     const heading = blocks[h]!;
