@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { optimize } from '../../src/core';
 
-// Golden outputs: six prompts of the kinds users bring (rules, XML sections, few-shot, an agent file with
-// front matter, Japanese, a Spanish role prompt) at 100%, 50% and 25% in strict mode. Each expected file was read by a person
+// Golden outputs: seven prompts of the kinds users bring (rules, XML sections, few-shot, an agent file with
+// front matter, Japanese, a Spanish role prompt, a question over retrieved documents) at 100%, 50% and 25% in strict mode. Each expected file was read by a person
 // before it was committed; `UPDATE_GOLDEN=1 npx mocha test/core/golden.test.ts` rewrites them for review.
 const DIR = join(__dirname, 'golden');
 const BUDGETS = ['100%', '50%', '25%'] as const;
@@ -40,6 +40,15 @@ describe('core golden outputs', () => {
       assert.ok(text.startsWith('Quiero que actúes como un guía turístico local en Sevilla.'), `${budget}: ${text}`);
       assert.ok(text.endsWith('Mi primera solicitud es "Estoy en la Plaza de España y quiero visitar solo museos."'), `${budget}: ${text}`);
       assert.doesNotMatch(text, /¡Hola!|por favor|Mil gracias|me explico/);
+    }
+  });
+
+  it('keeps a RAG prompt\'s question at every budget, and with it the document that answers it when one fits', () => {
+    for (const budget of BUDGETS) {
+      const text = run('rag-documents.md', budget).text;
+      assert.ok(text.startsWith('Based only on the three support articles below, tell me whether a customer on the Team plan'), `${budget}: ${text}`);
+      assert.doesNotMatch(text, /Thanks|Hi!/);
+      if (budget !== '25%') assert.match(text, /A deleted file stays in the Trash for 30 days on Free and Team/, budget);
     }
   });
 
