@@ -26,6 +26,20 @@ function keptOnlyWith(text: string, dependent: string | RegExp, head: string | R
 }
 const BOTH: readonly Mode[] = ['strict', 'relaxed'];
 
+/**
+ * The non-blank lines of `text` optimized in strict mode at each budget, where every line that is only a bold
+ * label ("**mcp.json:**") has a line after it that `over` accepts: no label over nothing.
+ */
+function labelsOver(text: string, budgets: readonly string[], over: (next: string | undefined) => boolean): string[][] {
+  return budgets.map((budget) => {
+    const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
+    out.forEach((line, i) => {
+      if (/^\*\*[^*]+\*\*$/.test(line)) assert.ok(over(out[i + 1]), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
+    });
+    return out;
+  });
+}
+
 describe('core/passes/select', () => {
   it('keeps a clause title in capitals only with its clause text', () => {
     const text = [
@@ -421,15 +435,8 @@ describe('core/passes/select', () => {
       '**Regex patterns**', '```js', '// Email: local part, @, domain with one dot at least', 'const email = /^[^@]+@[^@]+\\.[^@]+$/;', '```', '',
       'Never commit .env.local to source control.',
     ].join('\n');
-    for (const budget of ['75%', '60%', '50%', '40%', '30%', '25%']) {
-      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
-      out.forEach((line, i) => {
-        if (!/^\*\*[^*]+\*\*$/.test(line)) return;
-        const next = out[i + 1] ?? '';
-        assert.ok(next && !/^\*\*|^#/.test(next), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
-      });
+    for (const out of labelsOver(text, ['75%', '60%', '50%', '40%', '30%', '25%'], (next) => !!next && !/^\*\*|^#/.test(next)))
       if (out.includes('- MCP server URL such as https://mcp.example.com/api')) assert.equal(out[out.indexOf('- MCP server URL such as https://mcp.example.com/api') - 1], '**mcp.json:**', out.join('\n'));
-    }
   });
 
   it('keeps a bold title on a paragraph of its own ("**Linear Slider Control:**", then its screenshot) only with what it titles', () => {
@@ -444,13 +451,7 @@ describe('core/passes/select', () => {
       '## Update existing code components', '',
       'Whenever you update a code component, bump the version property in the manifest file, or the change will not show at runtime.',
     ].join('\n');
-    for (const budget of ['90%', '75%', '60%', '50%', '40%', '30%']) {
-      const out = optimize({ text, budget, mode: 'strict' }).text.split('\n').filter((l) => l.trim());
-      out.forEach((line, i) => {
-        if (!/^\*\*[^*]+\*\*$/.test(line)) return;
-        assert.ok(out[i + 1]?.startsWith('!['), `${budget}: "${line}" stands over nothing\n${out.join('\n')}`);
-      });
-    }
+    labelsOver(text, ['90%', '75%', '60%', '50%', '40%', '30%'], (next) => !!next?.startsWith('!['));
   });
 
   it('keeps a bold label or a "Look for:" item only with an item nested under it, and a nested item only with its label', () => {
