@@ -98,6 +98,8 @@ function compress(original: CountedText, task: string, context: PassContext): { 
   let lossless: Mark | null = null;
   for (const pass of PASSES) {
     if (pass.lossy) {
+      // A section the safe passes emptied (a greeting alone under its heading) loses its heading too.
+      if (beforeLoss < 0) dropEmptyStructure(doc);
       const estimate = estimateTokens(doc);
       if (beforeLoss < 0) beforeLoss = estimate;
       if (estimate <= budget) continue;

@@ -464,6 +464,21 @@ describe('core/optimize', () => {
     }
   });
 
+  it('drops a heading whose section the safe passes emptied (a greeting alone under it), at any budget', () => {
+    const text = [
+      'MANDATORY: These rules apply to every request and across all workflow phases.', '',
+      '#### Advanced variable usage', '',
+      'お疲れ様です。いつもお世話になっております。急ぎの案件で恐縮ですが、翻訳をお願いできればと思いご連絡しました。', '',
+      '## Output', '', 'Answer in English, in at most three sentences.',
+    ].join('\n');
+    for (const budget of ['100%', '80%', '60%'])
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget, mode }).text;
+        assert.ok(!out.includes('#### Advanced variable usage'), `${mode} ${budget}: a heading over nothing\n${out}`);
+        assert.ok(out.includes('## Output\n\nAnswer in English'), `${mode} ${budget}\n${out}`);
+      }
+  });
+
   it('meets a strict budget by dropping the code block whole, and says so', () => {
     const text = 'Never change the API.\n\n```ts\nexport const answer = 42;\n```';
     const r = optimize({ text, budget: 6, mode: 'strict' });
