@@ -165,7 +165,13 @@ const tagSection: fc.Arbitrary<Part> = fc
     text: `<${name}${attribute && name === 'document' ? ' index="1"' : ''}>\n${inner.text}\n</${name}>`,
   }));
 
-const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft);
+// A heading over talk to the reader alone: the safe passes empty its section.
+const COURTESY = ['Thanks so much in advance, you are the best!', 'お疲れ様です。いつもお世話になっております。急ぎの案件で恐縮です。'];
+const courtesySection: fc.Arbitrary<Part> = fc
+  .tuple(fc.constantFrom(...HEADINGS), fc.constantFrom(...COURTESY))
+  .map(([h, talk]) => ({ text: `${h}\n\n${talk}` }));
+
+const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft, courtesySection);
 
 const frontMatter = fc
   .uniqueArray(fc.constantFrom(...FRONT_MATTER), { minLength: 1, maxLength: 4 })
@@ -246,6 +252,17 @@ const SPACE_AFTER_FULL_STOP = /。[ \t\u00a0\u3000]/;
 
 const lines = (text: string) => text.split(/\r?\n/);
 
+/** The headings (outside code; code counts as content) followed by nothing, or at once by a heading as high or higher. */
+function emptyHeadings(text: string): string[] {
+  const level = (line: string) => /^(#{1,6})\s/.exec(line)?.[1]!.length ?? 0;
+  const kept = lines(text.replace(FENCE, 'CODE')).filter((l) => l.trim());
+  return kept.filter((line, i) => {
+    const h = level(line);
+    const next = kept[i + 1];
+    return h > 0 && (next === undefined || (level(next) > 0 && level(next) <= h));
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 describe('core/optimize properties over structured prompts', () => {
@@ -275,6 +292,12 @@ describe('core/optimize properties over structured prompts', () => {
       const out = after.get(name) ?? { open: 0, close: 0 };
       assert.equal(out.open, out.close, `<${name}> opened ${out.open}× but closed ${out.close}× in:\n${r.text}`);
     }
+  });
+
+  property('no Markdown heading stands over nothing unless it did in the input', ({ text }, b, m, t) => {
+    const r = optimize({ text, budget: b, mode: m, task: t });
+    const before = new Set(emptyHeadings(text));
+    for (const heading of emptyHeadings(r.text)) assert.ok(before.has(heading), `${JSON.stringify(heading)} over nothing in:\n${r.text}`);
   });
 
   property('few-shot examples come whole or not at all, and no answer is left without its question', ({ text, pairs }, b, m, t) => {
