@@ -373,9 +373,8 @@ export const CONTRACTIONS: readonly (readonly [string, string])[] = [
   ['what is', "what's"],
 ];
 
-/** Whom a greeting may name before what it says: "Hi team, …", "Hello Copilot!". */
-export const GREETING_ADDRESSEES: readonly string[] = ['there', 'everyone', 'all', 'claude', 'chatgpt', 'gpt', 'copilot', 'gemini', 'assistant', 'team', 'folks'];
-const ADDRESSEES = GREETING_ADDRESSEES.map((name) => ` ${name}`).join('|');
+/** Whom a greeting may name before what it says, as a pattern of alternatives: "Hi team, …", "Hello Copilot!". */
+export const ADDRESSEES = ['there', 'everyone', 'all', 'claude', 'chatgpt', 'gpt', 'copilot', 'gemini', 'assistant', 'team', 'folks'].map((name) => ` ${name}`).join('|');
 
 /** A whole sentence of greeting or thanks, with nothing else in it. */
 export const COURTESY = new RegExp(

@@ -189,14 +189,16 @@ function firstUnsaid(sentences: readonly Sentence[], said: (sentence: Sentence) 
   return found;
 }
 
+// What the prompt's own rules are called: "Follow these guidelines" points at no input.
+const OWN_RULES = 'guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file';
 // An instruction about the input it stands before: "Turn this standup into …", "Go through these notes …"
 // (not "Follow these guidelines", which the prompt's own rules are).
-const POINTS_AT_INPUT = /^[^\p{L}]*\p{L}+(?:\s+(?:up|out|down|over|through|in|on|me|us))?\s+(?:this|these|the following|the attached)\s+(?!(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file)\b)\p{L}/iu;
-// What the prompt's own rules are called: "Follow these guidelines", "the rules below" point at no input.
-const OWN_RULES = '(?:guidelines?|rules?|instructions?|steps?|principles?|conventions?|standards?|practices?|prompt|file|format|template|example|examples|schema)';
-// "Using only the two release notes below, tell me …", "Summarize the email below": the input named below.
-const NAMED_BELOW = new RegExp(`(?<![\\p{L}])(?:the|these|this|my|our)\\s+(?:[\\p{L}\\p{N}-]+\\s+){0,3}?([\\p{L}-]+)\\s+below(?![\\p{L}])`, 'iu');
-const OWN_RULE_WORD = new RegExp(`^${OWN_RULES}$`, 'iu');
+const POINTS_AT_INPUT = new RegExp(`^[^\\p{L}]*\\p{L}+(?:\\s+(?:up|out|down|over|through|in|on|me|us))?\\s+(?:this|these|the following|the attached)\\s+(?!(?:${OWN_RULES})\\b)\\p{L}`, 'iu');
+// "Using only the two release notes below, tell me …", "Summarize the email below": the input named below
+// ("the rules below", "the format below" are the prompt's own).
+const NAMED_BELOW = /(?<![\p{L}])(?:the|these|this|my|our)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?([\p{L}-]+)\s+below(?![\p{L}])/iu;
+const OWN_RULE_WORD = new RegExp(`^(?:${OWN_RULES}|format|template|examples?|schema)$`, 'iu');
+/** Whether the text names what it works on as below it: "the two release notes below". */
 export function pointsBelow(text: string): boolean {
   const named = NAMED_BELOW.exec(text);
   return !!named && !OWN_RULE_WORD.test(named[1]!);

@@ -77,13 +77,23 @@ export function dropUnpairedTags(doc: Doc): number {
     if (!block.tag || block.tag.closing || block.tag.partner || block.removed) return;
     let end = i + 1;
     while (end < blocks.length && !blocks[end]!.tag) end++;
-    const section = blocks.slice(i + 1, end);
-    if (section.some((b) => hasContent(b, false)) && !section.some((b) => hasContent(b, true))) {
+    if (emptied(blocks, i + 1, end)) {
       block.removed = true;
       freed += block.tokens + 1;
     }
   });
   return freed;
+}
+
+/** Whether blocks [from, to) had content and have none left. */
+function emptied(blocks: readonly Block[], from: number, to: number): boolean {
+  let had = false;
+  for (let k = from; k < to; k++) {
+    const block = blocks[k]!;
+    if (hasContent(block, true)) return false;
+    had ||= hasContent(block, false);
+  }
+  return had;
 }
 
 /**
@@ -97,21 +107,12 @@ export function dropEmptyStructure(doc: Doc): number {
     block.removed = true;
     freed += block.tokens + 1;
   };
-  const emptied = (from: number, to: number): boolean => {
-    let had = false;
-    for (let k = from; k < to; k++) {
-      const block = blocks[k]!;
-      if (hasContent(block, true)) return false;
-      had ||= hasContent(block, false);
-    }
-    return had;
-  };
   // Tags: an opening tag sees its partner later; inner pairs close first, so scanning by closing tag
   // visits them innermost first.
   blocks.forEach((block, close) => {
     const open = block.tag?.closing ? block.tag.partner : undefined;
     if (!open || open.removed || block.removed) return;
-    if (emptied(blocks.indexOf(open) + 1, close)) (drop(open), drop(block));
+    if (emptied(blocks, blocks.indexOf(open) + 1, close)) (drop(open), drop(block));
   });
   freed += dropUnpairedTags(doc);
   // Headings, last first: a section ends at the next heading of the same or a higher level.
@@ -120,7 +121,7 @@ export function dropEmptyStructure(doc: Doc): number {
     if (heading.kind !== 'heading' || heading.removed) continue;
     let end = h + 1;
     while (end < blocks.length && !endsSection(heading, blocks[end]!, end === h + 1)) end++;
-    if (emptied(h + 1, end)) drop(heading);
+    if (emptied(blocks, h + 1, end)) drop(heading);
   }
   return freed;
 }

@@ -1,7 +1,7 @@
 import { sentenceWords, type Sentence } from '../doc';
 import { words } from '../text/words';
 import { isInstruction } from './structure';
-import { GREETING_ADDRESSEES } from '../data/rewrites';
+import { ADDRESSEES } from '../data/rewrites';
 
 /**
  * A small phrase matcher over a sentence's scanned, lower-cased words (see `words`): every sentence is
@@ -95,7 +95,7 @@ const GREETING = new Phrases(GREETING_WORDS.join(' | '));
 // "Hey, summarize the notes in five bullets.", "Hi, you are a travel guide.", "Hola, resume el acta.": a
 // greeting set off by a comma, then what the prompt asks or who the model is. Only the greeting is talk.
 const GREETING_LEAD = new RegExp(
-  `^[^\\p{L}]*(?:${GREETING_WORDS.join('|')})(?:${GREETING_ADDRESSEES.map((name) => ` ${name}`).join('|')})?\\s*[,:;—–-]\\s*(?=\\p{L})`,
+  `^[^\\p{L}]*(?:${GREETING_WORDS.join('|')})(?:${ADDRESSEES})?\\s*[,:;—–-]\\s*(?=\\p{L})`,
   'iu',
 );
 const ASKS_OR_CASTS = /^(?:you are|you['’]re|(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to|du bist|sie sind|eres|usted es|tu es|vous êtes|você é|quiero que|je (?:veux|voudrais) que|quero que)(?![\p{L}])/iu;

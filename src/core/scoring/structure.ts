@@ -91,13 +91,11 @@ export function isInstruction(original: string, english = true): boolean {
 
 function opensInstruction(original: string): boolean {
   const fronted = FRONTED.exec(original);
-  if (fronted && opensImperative(original.slice(fronted[0].length))) return true;
+  if (fronted && imperative(OPENING_WORDS.exec(original.slice(fronted[0].length)))) return true;
   const sentence = original.replace(LEAD_IN, '');
   const opening = OPENING_WORDS.exec(sentence);
-  const first = opening?.[1]?.toLowerCase() ?? '';
-  if (IMPERATIVE_OPENERS.has(first)) return true;
-  if (VERB_OPENERS.has(first) && opensObject(opening![2], opening![3])) return true;
-  if (first === 'what' && WANTED.test(sentence)) return true;
+  if (imperative(opening)) return true;
+  if (opening?.[1]?.toLowerCase() === 'what' && WANTED.test(sentence)) return true;
   if (sentence.trimEnd().endsWith('?') && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();
@@ -108,9 +106,8 @@ function opensInstruction(original: string): boolean {
   return sentence.includes(';') || sentence.includes(':') ? CLAUSE_DIRECTIVE.test(sentence) : OPENING_DIRECTIVE.test(sentence);
 }
 
-/** Whether the text opens on a verb in the imperative ("tell me …", "confirm at least …"). */
-function opensImperative(text: string): boolean {
-  const opening = OPENING_WORDS.exec(text);
+/** Whether the opening words (OPENING_WORDS) are a verb in the imperative: "tell me …", "Run the tests …". */
+function imperative(opening: RegExpExecArray | null): boolean {
   const first = opening?.[1]?.toLowerCase() ?? '';
   return IMPERATIVE_OPENERS.has(first) || (VERB_OPENERS.has(first) && opensObject(opening![2], opening![3]));
 }
