@@ -161,7 +161,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head && !SOURCE_HEADER.test(text)) whole.head = titled;
-        else if (afterList && sentence === kept[0] && LIST_REFERENCE.test(text) && !/[:：]\s*$/.test(text)) whole.head = afterList;
+        // "If you cannot explain these points, STOP …" is a rule of its own that comes with the list; "Use these
+        // sections during Phase 2 …" says nothing without it, and waits for it.
+        else if (afterList && sentence === kept[0] && LIST_REFERENCE.test(text) && !/[:：]\s*$/.test(text)) {
+          if (hasConstraint(text)) whole.head = afterList;
+          else whole.requires = afterList;
+        }
         // "in model-driven apps." after "You can add code components to:" and its items: the sentence goes on.
         else if (afterList && sentence === kept[0] && /^\p{Ll}/u.test(text)) whole.head = afterList;
         // A transcript line's later sentences are the speaker's: they come with the name that opens it. A
@@ -389,8 +394,9 @@ const SAID_TO_MODEL = /(?<![\p{L}])(?:please|you|your|don't|don’t|do not|never
 /** Says nothing without the sentence before it in its paragraph (see leansOnPrevious and VERB_OBJECT). */
 export const leansWithin = (text: string): boolean => leansOnPrevious(text) || VERB_OBJECT.test(text);
 
-// "If you cannot clearly explain these points, STOP": the points are the items just before.
-const LIST_REFERENCE = /(?<![\p{L}])(?:these|the above)\s+(?:\p{L}+\s+)?(?:points|steps|rules|items|guidelines|requirements|instructions|checks|criteria|principles)(?![\p{L}])(?!\s*(?:below|that follow|:))/iu;
+// "If you cannot clearly explain these points, STOP", "Use these sections during Phase 2": "these" or "the
+// above" with a plural noun, in the paragraph right after a list, names the list's items.
+const LIST_REFERENCE = /(?<![\p{L}])(?:these|the above)\s+(?:\p{L}+\s+)?\p{L}{3,}s(?![\p{L}])(?!\s*(?:below|that follow|:))/iu;
 
 // "(Refer to https://learn.microsoft.com/… for details.)": a sentence in brackets remarks on the one before.
 const PARENTHETICAL = /^\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）][.。]?\s*$/u;

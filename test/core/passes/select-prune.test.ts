@@ -1093,6 +1093,30 @@ describe('core/passes/select', () => {
     keptOnlyWith(text, 'these points', 'which tests will be needed', 'a reference to a list that went', 15);
   });
 
+  it('never keeps "Use these sections …" after a list that went, nor pulls in one item of the list for it', () => {
+    const text = [
+      'You map an existing codebase into seven documents under docs/codebase/.', '',
+      '## Scan output', '',
+      'The scan.py script prints the following sections:', '',
+      '- **CODE METRICS**: total files, lines of code by language, largest files',
+      '- **CI/CD PIPELINES**: GitHub Actions, GitLab CI, Jenkins, CircleCI',
+      '- **CONTAINERS**: Docker, Docker Compose, Kubernetes, Vagrant configs',
+      '- **SECURITY**: Snyk, Dependabot, SECURITY.md, SBOM', '',
+      'Use these sections during Phase 2 to inform investigation questions.', '',
+      '## Rules', '',
+      'Never document patterns from dist/, build/ or generated/ folders.',
+      'Use [TODO] for anything that cannot be determined from code, and [ASK USER] where the answer needs team intent.',
+      'Every claim cites at least one file path as evidence.',
+    ].join('\n');
+    // Before, at 30% "Use these sections …" stayed under "## Scan output" with no section named.
+    keptOnlyWith(text, 'Use these sections', '**SECURITY**', 'a reference to a list that went');
+    for (const percent of [40, 50, 60]) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const items = ['CODE METRICS', 'CI/CD PIPELINES', 'CONTAINERS', 'SECURITY'].filter((item) => out.includes(`**${item}**`));
+      assert.ok(!out.includes('Use these sections') || items.length === 4, `${percent}%: "these sections" over ${items.length} of 4 items:\n${out}`);
+    }
+  });
+
   it('never takes what follows a condition for an aside ("**If you find a gap mid-implementation** — pause and ask …")', () => {
     const text = [
       'You implement Apex triggers for our Salesforce org.', '',
