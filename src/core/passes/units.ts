@@ -214,6 +214,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     if (doc.blocks.slice(after).some(holdsMaterial)) example.whole = false;
     closeExample(units, example);
   }
+  chainPriorities(doc, units);
   joinEnumerations(doc, units);
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
@@ -293,6 +294,33 @@ function joinRecords(doc: Doc, units: Unit[]): void {
 }
 
 /** The prose units of each paragraph, in order. */
+/**
+ * A numbered list under a title or lead-in that orders it by priority ("## Analysis Priority", "in order
+ * of importance:") says its first items matter most: an item that states no rule or fact of its own
+ * ("3. Eliminate duplicate patterns") is kept only with the such item before it, so what is kept of them
+ * is the list's beginning, never priority 5 alone. A specific rule further down ("5. Never delete
+ * `migrations/` …") stands on its own.
+ */
+function chainPriorities(doc: Doc, units: readonly Unit[]): void {
+  const unitsOf = unitsByParagraph(units);
+  const blocks = doc.blocks.filter((b) => !b.removed);
+  blocks.forEach((title, i) => {
+    if (title.kind !== 'heading' || !PRIORITY.test(title.body)) return;
+    const indent = indentOf(blocks[i + 1]?.prefix ?? '');
+    let before: Unit | undefined;
+    for (let k = i + 1; k < blocks.length && blocks[k]!.kind === 'prose' && STEP_MARKER.test(blocks[k]!.prefix) && indentOf(blocks[k]!.prefix) === indent; k++) {
+      const own = unitsOf.get(blocks[k]!);
+      if (own?.length !== 1) continue;
+      const text = own[0]!.sentences!.map(sentenceText).join(' ');
+      if (hasConstraint(text) || isSpecific(text)) continue;
+      if (before) own[0]!.head ??= before;
+      before = own[0];
+    }
+  });
+}
+
+const PRIORITY = /(?<![\p{L}])(?:priority|priorities|prioriti[sz]ed|in order of (?:importance|priority)|most important first|priorität(?:en)?|prioridad(?:es)?|priorités?|prioridades?)(?![\p{L}])|優先|优先/iu;
+
 function unitsByParagraph(units: readonly Unit[]): Map<Block, Unit[]> {
   const unitsOf = new Map<Block, Unit[]>();
   for (const unit of units) {

@@ -1153,6 +1153,27 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a priority list from its first item where only part of it fits, never priority 5 alone', () => {
+    const text = [
+      '# Repository Gardener', '',
+      'Tidy any repository by paying down its maintenance debt.', '',
+      '## Cleanup Priority', '',
+      '1. Find and delete dead code',
+      '2. Flatten needless abstractions',
+      '3. Merge duplicated helpers',
+      '4. Shorten tangled conditionals',
+      '5. Drop unused packages', '',
+      '## Reporting', '',
+      'Summarise every change in the pull request description, one bullet per file.',
+    ].join('\n');
+    // Before, at 35% "3. Merge duplicated helpers" was the one item kept under "## Cleanup Priority".
+    for (let percent = 30; percent <= 80; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const kept = [1, 2, 3, 4, 5].filter((n) => out.includes(`\n${n}. `));
+      assert.ok(kept.every((n, i) => n === i + 1), `${percent}%: priorities ${kept.join(', ')} kept\n${out}`);
+    }
+  });
+
   it('drops a comment or heading inside a tag pair or template fence with the pair: none frames what follows the closing line', () => {
     const template = ['```markdown', '## Resources', '', '<!-- Repeat this block for each resource -->', '', ...Array.from({ length: 10 }, (_, i) => `- Resource ${i + 1}: name, kind, purpose and the modules it depends on, written out in full.`), '```'].join('\n');
     const text = `Write the implementation plan to .bicep-planning-files/INFRA.{goal}.md and never design deployment pipelines.\n\n${template}\n\nOnly create the plan.`;
