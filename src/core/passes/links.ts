@@ -139,6 +139,31 @@ export function announceBlocks(doc: Doc, entries: Entry[]): void {
 }
 
 /**
+ * A lead-in that ends on a colon right before a block ("1. Run the scan script from the target project
+ * root:", then the command) shows that block: what else stands under it ("Where `$SKILL_ROOT` is …",
+ * "Works on Windows, macOS, and Linux.") speaks of the block, and is kept only once the block is.
+ */
+export function leanOnShownBlocks(doc: Doc, entries: readonly Entry[], leadInOf: (unit: Unit) => Block | undefined, strict: boolean): void {
+  const shown = new Map<Block, Unit>();
+  const blockEntry = new Map<Block, Entry>();
+  for (const entry of entries) if (entry.unit.block) blockEntry.set(entry.unit.block, entry);
+  doc.blocks.forEach((leadIn, i) => {
+    const next = doc.blocks[i + 1];
+    if (leadIn.removed || leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body) || !next || !isMaterial(next)) return;
+    const entry = blockEntry.get(next);
+    // A block relaxed mode keeps whatever the budget is there for what speaks of it.
+    if (entry && !(entry.kept && !strict)) shown.set(leadIn, entry.unit);
+  });
+  if (shown.size === 0) return;
+  for (const { unit, pinned } of entries) {
+    if (pinned || !unit.sentences || unit.requires) continue;
+    const leadIn = leadInOf(unit);
+    const block = leadIn && shown.get(leadIn);
+    if (block) unit.requires = block;
+  }
+}
+
+/**
  * "Below is the table our finance team sent.", "Here is the schema below", "the function above": a
  * sentence that shows the reader a block is kept only with that block (the nearest one that way, in its
  * section), and never pulls it in: without the block, it points at nothing.

@@ -7,7 +7,7 @@ import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
+import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
 import { dropUnpairedTags, isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
 import { sentenceUnits, type Unit } from './units';
@@ -88,6 +88,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   rankPointedInput(doc, entries, strict);
   rankNamedTable(doc, entries, budget);
   pointAtBlocks(doc, entries, strict);
+  leanOnShownBlocks(doc, entries, (unit) => frames.leadIn(unit), strict);
   keepWhatKeptLeansOn(entries);
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)

@@ -1153,6 +1153,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps what stands under "1. Run the export script:" only with the command the colon shows', () => {
+    const text = [
+      'You turn a product catalogue into a clean CSV for the shop import.', '',
+      '## Steps', '',
+      '1. Run the export script from the repository root:',
+      '   ```bash',
+      '   node tools/export-catalogue.mjs --format csv --out build/catalogue.csv --locale en-GB --include-archived=false',
+      '   ```',
+      '   Runs on Node 18 or later, on every platform.', '',
+      '2. Check that every row has a SKU, a price in pence and a category from the allowed list.',
+      '3. Never change prices; report rows with a missing price instead.',
+      '4. Upload build/catalogue.csv to the import bucket and post the row count in #catalogue.',
+    ].join('\n');
+    // Before, at 20% "1. Run the export script …:" stood over "Runs on Node 18 or later …" without the command.
+    keptOnlyWith(text, 'Runs on Node 18', 'node tools/export-catalogue.mjs', 'a remark on a command that went');
+  });
+
   it('keeps a priority list from its first item where only part of it fits, never priority 5 alone', () => {
     const text = [
       '# Repository Gardener', '',
