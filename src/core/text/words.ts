@@ -1,4 +1,6 @@
 import { stemmer } from 'stemmer';
+import StemmerAr from '@nlpjs/lang-ar/src/stemmer-ar';
+import StemmerHi from '@nlpjs/lang-hi/src/stemmer-hi';
 import { scanWords, type AsciiClasses } from './scan';
 
 /**
@@ -46,17 +48,53 @@ const stems = new Map<string, string>();
 const MAX_STEMS = 100_000;
 
 /**
- * A language-neutral key for matching: stemmed in English; elsewhere its first five characters, the
- * truncation stemmer of IR for languages without one at hand (Turkish "İstanbul'da" and "İstanbul",
- * Russian "Варшавы" and "Варшава" meet). Numbers and codes stay whole.
+ * A language-neutral key for matching: stemmed in English; an Arabic or Devanagari word by its Snowball
+ * stemmer; elsewhere its first five characters, the truncation stemmer of IR (Turkish "İstanbul'da" and
+ * "İstanbul", Russian "Варшавы" and "Варшава" meet). Truncation misses where a word opens on what
+ * inflects it (Arabic "المدينة", "the city", and "مدينة") or a letter is several code points (Hindi
+ * "शहरों" and "शहर"). Numbers and codes stay whole.
  */
 export function termKey(word: string, english: boolean): string {
-  if (!english) return word.length > PREFIX && !/\p{N}/u.test(word) ? [...word].slice(0, PREFIX).join('') : word;
+  if (!english) {
+    if (/\p{N}/u.test(word)) return word;
+    const script = scriptStemmer(word);
+    if (script) return scriptStem(word, script);
+    return word.length > PREFIX ? [...word].slice(0, PREFIX).join('') : word;
+  }
   let stem = stems.get(word);
   if (stem === undefined) {
     if (stems.size >= MAX_STEMS) stems.clear();
     stem = stemmer(word.replace(/['’]s$/, ''));
     stems.set(word, stem);
+  }
+  return stem;
+}
+
+// Measured on XQuAD dev with each question as the task (strict, 50 / 25 / 12.5%): Arabic 96.4 / 92.1 / 80.9
+// by truncation, 98.3 / 95.3 / 84.9 by Snowball; Hindi 98.5 / 96.6 / 86.4 and 99.2 / 97.7 / 88.3. German,
+// Russian, Greek and Turkish lost with the Snowball stemmers of the same library; they keep truncation.
+const ARABIC = /[\u0600-\u06ff]/;
+const DEVANAGARI = /[\u0900-\u097f]/;
+type ScriptStemmer = { stemWord(word: string): string };
+let arabic: ScriptStemmer | undefined;
+let hindi: ScriptStemmer | undefined;
+const scriptStems = new Map<string, string>();
+
+/** The Snowball stemmer for the word's script, if it has one (first character at U+0600 or above only). */
+function scriptStemmer(word: string): ScriptStemmer | undefined {
+  const code = word.charCodeAt(0);
+  if (code < 0x0600 || code > 0x097f) return undefined;
+  if (ARABIC.test(word[0]!)) return (arabic ??= new StemmerAr());
+  if (DEVANAGARI.test(word[0]!)) return (hindi ??= new StemmerHi());
+  return undefined;
+}
+
+function scriptStem(word: string, stemmer: ScriptStemmer): string {
+  let stem = scriptStems.get(word);
+  if (stem === undefined) {
+    if (scriptStems.size >= MAX_STEMS) scriptStems.clear();
+    stem = stemmer.stemWord(word) || word;
+    scriptStems.set(word, stem);
   }
   return stem;
 }

@@ -22,6 +22,15 @@ describe('core/text/words', () => {
     assert.notDeepEqual(terms('123456', false), terms('123457', false));
   });
 
+  it('matches Arabic words with and without their prefixes and suffixes, and Hindi plurals with their singular', () => {
+    // Truncation kept "المدي" apart from "مدينة", and "शहरों" (5 code points) apart from "शहर".
+    assert.deepEqual(terms('المدينة', false), terms('مدينة', false));
+    assert.deepEqual(terms('بالمدينة', false), terms('مدينة', false));
+    assert.deepEqual(terms('كتابهم', false), terms('الكتاب', false));
+    assert.deepEqual(terms('शहरों', false), terms('शहर', false));
+    assert.notDeepEqual(terms('مدينة', false), terms('مدرسة', false));
+  });
+
   it('keeps the vowel signs of Hindi inside their word', () => {
     assert.deepEqual(words('वारसॉ पोलैंड की राजधानी है'), ['वारसॉ', 'पोलैंड', 'की', 'राजधानी', 'है']);
   });
