@@ -1,5 +1,6 @@
 import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
 import { LEAD_IN_LEVEL } from './structure';
+import { statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
 import { GREETING_WORDS } from '../scoring/rules';
 
@@ -57,7 +58,7 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   // Greetings and thanks before it do not count ("お疲れ様です。いつもありがとうございます。…あなたは…").
   const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence))) ?? roleSection(blocks);
   if (role) role.pinned = true;
-  markRequest(prose, said);
+  markRequest(prose, said, english);
   // The line that introduces the final input goes with it: "Now classify this one:".
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
@@ -142,10 +143,12 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
  * the input ("Turn this standup into …"), and every sentence that holds a template slot the app fills
  * ("Create an endpoint named ${input:endpointName} …").
  */
-function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean): void {
+function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
-  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s));
+  // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words.
+  const wants = (s: Sentence) => statesWant(sentenceText(s), english) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s)));
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }

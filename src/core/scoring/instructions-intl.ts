@@ -62,6 +62,10 @@ const SPANISH_NO = /^no\s+\p{L}+(?:as|es|is)\b/u;
 const MODAL =
   /^(?:du (?:musst|sollst|darfst|kannst)|sie (?:mussen|sollen|durfen)|ihr (?:musst|sollt)|es ist wichtig|achte darauf|debes|deberas|debe usted|tienes que|tiene que|hay que|es importante que|asegurate|que\s|vous devez|tu dois|il faut|merci de|il est important|assure-toi|assurez-vous|voce deve|voce precisa|e importante|certifique-se|por favor|bitte)/u;
 
+// "Lo que necesito es una consulta que …", "O que eu preciso é …", "Ce dont j'ai besoin, c'est …", "Was ich
+// brauche, ist …": what English reads in "What I need is …" (on the text without accents, see `plain`).
+const WANTED = /^(?:lo que (?:necesito|quiero|busco|me gustaria|quisiera)\b(?! decir)[^.:!?]{0,24}?(?:\bes\b|:)|o que (?:eu )?(?:preciso|quero|gostaria|procuro)\b(?! dizer)[^.:!?]{0,24}?(?:\be\b|:)|ce (?:dont j'ai besoin|que je veux|que je voudrais|que je cherche)\b(?! dire)[^.:!?]{0,24}?(?:c'est|:)|was ich (?:brauche|mochte|will|suche)\b(?! sagen)[^.:!?]{0,24}?(?:\bist\b|:))/u;
+
 // Chinese: a request marker or a must/never opening the sentence, after an optional "you".
 const CHINESE = /^(?:你|您)?(?:请(?!愿)|務必|务必|必须|一定要|不要|不得|禁止|切勿|只(?!有|是|要)|仅(?:输出|回答|返回|使用|保留)|避免|确保|注意|回答|输出|列出|给出|保持|保留|返回|翻译|总结|不能|不需要|不允许|麻烦(?:你|您)?(?:给|帮|写|用|说明|列出|把)|写|算出)|[，,：:]\s*请(?!愿)/u;
 // Japanese: a request or rule ending ("…してください", "…すること", "…しないでください"), or 必ず.
@@ -73,6 +77,9 @@ const LEAD_IN = /^[^\p{L}]*(?:(?:und|auch|außerdem|dann|zum schluss|y|además|t
 
 const plain = (text: string): string => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 
+/** Whether the sentence says what the writer needs ("Lo que necesito es …"): the request itself. */
+export const statesWantForeign = (text: string): boolean => WANTED.test(plain(text.replace(/^[^\p{L}\p{N}]+/u, '')));
+
 /** An instruction to the model in one of the other languages the product reads (see the file comment). */
 export function isForeignInstruction(text: string): boolean {
   const label = text.includes(':') || text.includes('：') ? LABEL.exec(text) : null;
@@ -83,7 +90,7 @@ function opens(original: string): boolean {
   const trimmed = original.replace(/^[^\p{L}\p{N}]+/u, '');
   if (CHINESE.test(trimmed) || JAPANESE.test(trimmed)) return true;
   const sentence = plain(trimmed.replace(LEAD_IN, ''));
-  if (MODAL.test(sentence) || SPANISH_NO.test(sentence) || FRENCH_NE.test(sentence) || NONE_OF.test(sentence) || DU_STATEMENT.test(sentence) || FRENCH_EZ.test(sentence)) return true;
+  if (MODAL.test(sentence) || WANTED.test(sentence) || SPANISH_NO.test(sentence) || FRENCH_NE.test(sentence) || NONE_OF.test(sentence) || DU_STATEMENT.test(sentence) || FRENCH_EZ.test(sentence)) return true;
   const first = /^([\p{L}]+)/u.exec(sentence)?.[1] ?? '';
   if (OPENERS.has(first) || DIRECTIVE_OPENERS.has(first)) return true;
   // With its pronouns a Spanish imperative bears a written accent ("Trátalos"), which plain() took off.

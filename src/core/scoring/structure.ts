@@ -1,4 +1,4 @@
-import { isForeignInstruction } from './instructions-intl';
+import { isForeignInstruction, statesWantForeign } from './instructions-intl';
 
 // Verbs that open an instruction to the model ("Write…", "Never…", "Act as…").
 const IMPERATIVE_OPENERS = new Set(
@@ -78,6 +78,9 @@ const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|
 // The ask put as what the writer wants back: "What I'd like back: first a short explanation …",
 // "What I need is a list of …".
 const WANTED = /^[^\p{L}]*what i(?:'d| would)? (?:like|need|want|am after|'m after|am looking for|'m looking for)\b[^.:!?]{0,24}?(?:\bis\b|:)/iu;
+
+/** Whether the sentence says what the writer needs ("What I need is …", "Lo que necesito es …"): the request itself. */
+export const statesWant = (text: string, english: boolean): boolean => (english ? WANTED.test(text) : statesWantForeign(text));
 
 // A label in front of an instruction: "Rules: use the informal "du" …", "Important: never …".
 const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}:\s+(?=\S)/u;

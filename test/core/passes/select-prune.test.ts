@@ -1153,6 +1153,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads the sentence that says what the writer needs ("Lo que necesito es …") as the request: strict mode ranks it first', () => {
+    const es = [
+      '¡Hola! A ver si me echas una mano con esto.', '',
+      'Llevo las compras de Panadería Ortiz e Hijos y quiero saber qué harinas pedir. Usamos PostgreSQL 15. Las tablas:', '',
+      '```sql\nCREATE TABLE harinas (id INT PRIMARY KEY, nombre TEXT, minimo_kg INT);\nCREATE TABLE consumos (harina_id INT, kg NUMERIC, dia DATE);\nCREATE TABLE existencias (harina_id INT, kg NUMERIC);\n```', '',
+      'Lo que necesito es una consulta que devuelva, por harina, los kilos en existencia, el consumo de los últimos 14 días y los días que quedan al ritmo actual.', '',
+      'Condiciones:', '- Solo harinas con minimo_kg mayor que 0.', '- Ordenado de menos a más días.', '- Sin funciones propias, una sola consulta.', '',
+      '¡Gracias! Explícamela brevemente.',
+    ].join('\n');
+    // Before, at 40% and 50% the conditions were kept without the query they qualify.
+    for (const percent of [40, 50, 60]) {
+      const out = optimize({ text: es, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(out.includes('Lo que necesito es una consulta'), `${percent}%:\n${out}`);
+    }
+  });
+
   it('keeps what stands under "1. Run the export script:" only with the command the colon shows', () => {
     const text = [
       'You turn a product catalogue into a clean CSV for the shop import.', '',
