@@ -148,7 +148,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
   // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words.
   const wants = (s: Sentence) => statesWant(sentenceText(s), english) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
-  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s)));
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s) || NEEDS_DELIVERABLE.test(sentenceText(s))));
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
@@ -163,6 +163,10 @@ export const ASKS = new RegExp(
     '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
   'iu',
 );
+
+// "I need a query that shows …", "Preciso de uma ata curta, em português, …", "Necesito una consulta que …":
+// the writer names what they want made. Not "I need a hand with …" or "I need to tell our client …".
+const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|necesito|preciso de|j'ai besoin d'|ich brauche)\s+(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b)\p{L}/iu;
 
 // "I need weekly revenue … from this table:": a need that shows its material asks for it.
 export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;

@@ -1153,6 +1153,28 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('reads "I need a query that shows …" as the request, not "I need a hand with …"', () => {
+    const en = [
+      'Hi! Sorry for the long message.', '',
+      'We run Copperleaf, a bike-sharing service in three cities. I need a query that shows, for each station, the average number of bikes available per hour of the day over the last 28 days.', '',
+      'Rules:',
+      '- Use PostgreSQL 15 syntax only; no extensions.',
+      '- Never count a station that was offline for more than 12 hours in the period.',
+      '- Round averages to one decimal place.',
+      '- Name the columns station_id, hour_of_day and avg_bikes.',
+      '- Do not use window functions; our BI tool chokes on them.',
+      '- Order by station_id, then hour_of_day.',
+      "- Only stations with status = 'active' count.",
+    ].join('\n');
+    // Before, at 25–50% the rules were kept and the query they are rules for was not.
+    for (const percent of [25, 30, 40, 50]) {
+      const out = optimize({ text: en, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(out.includes('I need a query that shows'), `${percent}%:\n${out}`);
+    }
+    const vague = parse('Hi! I need a hand with an email to a client. Here is my draft:\n\n"Dear Ms Okoro, the launch moves to 8 April."\n\nKeep it under 120 words.');
+    assert.ok(vague.blocks.every((b) => b.sentences.every((s) => !s.request || !sentenceText(s).startsWith('I need a hand'))));
+  });
+
   it('reads the sentence that says what the writer needs ("Lo que necesito es …") as the request: strict mode ranks it first', () => {
     const es = [
       '¡Hola! A ver si me echas una mano con esto.', '',
