@@ -63,8 +63,9 @@ const MODAL =
   /^(?:du (?:musst|sollst|darfst|kannst)|sie (?:mussen|sollen|durfen)|ihr (?:musst|sollt)|es ist wichtig|achte darauf|debes|deberas|debe usted|tienes que|tiene que|hay que|es importante que|asegurate|que\s|vous devez|tu dois|il faut|merci de|il est important|assure-toi|assurez-vous|voce deve|voce precisa|e importante|certifique-se|por favor|bitte)/u;
 
 // "Lo que necesito es una consulta que …", "O que eu preciso é …", "Ce dont j'ai besoin, c'est …", "Was ich
-// brauche, ist …": what English reads in "What I need is …" (on the text without accents, see `plain`).
-const WANTED = /^(?:lo que (?:necesito|quiero|busco|me gustaria|quisiera)\b(?! decir)[^.:!?]{0,24}?(?:\bes\b|:)|o que (?:eu )?(?:preciso|quero|gostaria|procuro)\b(?! dizer)[^.:!?]{0,24}?(?:\be\b|:)|ce (?:dont j'ai besoin|que je veux|que je voudrais|que je cherche)\b(?! dire)[^.:!?]{0,24}?(?:c'est|:)|was ich (?:brauche|mochte|will|suche)\b(?! sagen)[^.:!?]{0,24}?(?:\bist\b|:))/u;
+// brauche, ist …", "A ideia é que você leia …": what English reads in "What I need is …" and "The idea is
+// that you …" (on the text without accents, see `plain`).
+const WANTED = /^(?:lo que (?:necesito|quiero|busco|me gustaria|quisiera)\b(?! decir)[^.:!?]{0,24}?(?:\bes\b|:)|o que (?:eu )?(?:preciso|quero|gostaria|procuro)\b(?! dizer)[^.:!?]{0,24}?(?:\be\b|:)|ce (?:dont j'ai besoin|que je veux|que je voudrais|que je cherche)\b(?! dire)[^.:!?]{0,24}?(?:c'est|:)|was ich (?:brauche|mochte|will|suche)\b(?! sagen)[^.:!?]{0,24}?(?:\bist\b|:)|(?:la idea|el objetivo|la meta) es que|(?:a ideia|o objetivo|a meta) e que|(?:l'idee|le but|l'objectif),? (?:c'est|est) que|(?:die idee|das ziel) ist,? dass (?:du|ihr|sie)\b)/u;
 
 // Chinese: a request marker or a must/never opening the sentence, after an optional "you".
 const CHINESE = /^(?:你|您)?(?:请(?!愿)|務必|务必|必须|一定要|不要|不得|禁止|切勿|只(?!有|是|要)|仅(?:输出|回答|返回|使用|保留)|避免|确保|注意|回答|输出|列出|给出|保持|保留|返回|翻译|总结|不能|不需要|不允许|麻烦(?:你|您)?(?:给|帮|写|用|说明|列出|把)|写|算出)|[，,：:]\s*请(?!愿)/u;

@@ -77,9 +77,9 @@ const LEAD_IN = /^[^\p{L}]*(?:(?:also|and|then|finally|lastly|additionally|next|
 
 // The ask put as what the writer wants back: "What I'd like back: first a short explanation …",
 // "What I need is a list of …".
-const WANTED = /^[^\p{L}]*what i(?:'d| would)? (?:like|need|want|am after|'m after|am looking for|'m looking for)\b[^.:!?]{0,24}?(?:\bis\b|:)/iu;
+const WANTED = /^[^\p{L}]*(?:what i(?:'d| would)? (?:like|need|want|am after|'m after|am looking for|'m looking for)\b[^.:!?]{0,24}?(?:\bis\b|:)|(?:the|my|our) (?:idea|goal|plan|aim) (?:here )?is (?:that you|for you to)\b)/iu;
 
-/** Whether the sentence says what the writer needs ("What I need is …", "Lo que necesito es …"): the request itself. */
+/** Whether the sentence says what the writer needs ("What I need is …", "The idea is that you …", "Lo que necesito es …"): the request itself. */
 export const statesWant = (text: string, english: boolean): boolean => (english ? WANTED.test(text) : statesWantForeign(text));
 
 // A label in front of an instruction: "Rules: use the informal "du" …", "Important: never …".
@@ -98,7 +98,8 @@ function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
   const opening = OPENING_WORDS.exec(sentence);
   if (imperative(opening)) return true;
-  if (opening?.[1]?.toLowerCase() === 'what' && WANTED.test(sentence)) return true;
+  const first = opening?.[1]?.toLowerCase();
+  if ((first === 'what' || first === 'the' || first === 'my' || first === 'our') && WANTED.test(sentence)) return true;
   if (sentence.trimEnd().endsWith('?') && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();

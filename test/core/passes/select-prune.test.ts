@@ -5,6 +5,7 @@ import { segment } from '../../../src/core/passes/segment';
 import { tokenizerFor } from '../../../src/core/tokenizer';
 import { select } from '../../../src/core/passes/select';
 import { optimize, type Mode } from '../../../src/core';
+import { isInstruction } from '../../../src/core/scoring/structure';
 import { context, parse, tokenizer } from '../helpers';
 
 const FACTS =
@@ -1173,6 +1174,27 @@ describe('core/passes/select', () => {
     }
     const vague = parse('Hi! I need a hand with an email to a client. Here is my draft:\n\n"Dear Ms Okoro, the launch moves to 8 April."\n\nKeep it under 120 words.');
     assert.ok(vague.blocks.every((b) => b.sentences.every((s) => !s.request || !sentenceText(s).startsWith('I need a hand'))));
+  });
+
+  it('reads "A ideia é que você leia …" ("The idea is that you read …") as an instruction and the request', () => {
+    const pt = [
+      'Oi, tudo bem? Espero que sim!', '',
+      'Estamos montando um cadastro interno na Locadora Ventania para registrar os contratos de aluguel de carros que chegam por e-mail. A ideia é que você leia o contrato e devolva os dados principais num JSON com os campos locatario, placa, inicio, fim e valor_diaria.', '',
+      'Regras:',
+      '- Datas no formato AAAA-MM-DD.',
+      '- Valores em reais, com ponto decimal e sem símbolo.',
+      '- Se um campo não aparecer no contrato, use null.',
+      '- Não acrescente campos que não estão na lista.',
+      '- Placas sempre em maiúsculas, sem hífen.',
+      '- Responda apenas com o JSON.',
+    ].join('\n');
+    // Before, at 25–50% the rules were kept without the task they are rules for.
+    for (const percent of [25, 30, 40, 50]) {
+      const out = optimize({ text: pt, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(out.includes('A ideia é que você leia o contrato'), `${percent}%:\n${out}`);
+    }
+    assert.ok(isInstruction('The idea is that you read the contract and return the main data as JSON.'));
+    assert.ok(!isInstruction('The idea is that prices rise when supply falls.'));
   });
 
   it('reads the sentence that says what the writer needs ("Lo que necesito es …") as the request: strict mode ranks it first', () => {
