@@ -146,9 +146,13 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
-  // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words.
-  const wants = (s: Sentence) => statesWant(sentenceText(s), english) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
-  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s) || NEEDS_DELIVERABLE.test(sentenceText(s))));
+  // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words
+  // (the writer's, not a quoted email's "I need a replacement part").
+  const wants = (s: Sentence) => {
+    const block = prose.find((b) => b.sentences.includes(s))!;
+    return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)));
+  };
+  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s)));
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }

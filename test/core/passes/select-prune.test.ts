@@ -1174,6 +1174,9 @@ describe('core/passes/select', () => {
     }
     const vague = parse('Hi! I need a hand with an email to a client. Here is my draft:\n\n"Dear Ms Okoro, the launch moves to 8 April."\n\nKeep it under 120 words.');
     assert.ok(vague.blocks.every((b) => b.sentences.every((s) => !s.request || !sentenceText(s).startsWith('I need a hand'))));
+    // Nor a retrieved document's "I need a replacement part …": the writer's words only.
+    const quoted = parse('<document index="1">\nI need a replacement part for my dishwasher, model AQ-520.\n</document>\n\n<document index="2">\nThe AQ-520 door seal is part 44-118 and ships in 3 days.\n</document>\n\nAnswer the customer from the documents, in two sentences.');
+    assert.ok(quoted.blocks.every((b) => b.sentences.every((s) => !s.request || !sentenceText(s).includes('replacement part'))));
   });
 
   it('reads "A ideia é que você leia …" ("The idea is that you read …") as an instruction and the request', () => {
