@@ -147,7 +147,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
   // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words
-  // (the writer's, not a quoted email's "I need a replacement part").
+  // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
     const block = prose.find((b) => b.sentences.includes(s))!;
     return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)));

@@ -293,7 +293,6 @@ function joinRecords(doc: Doc, units: Unit[]): void {
   }
 }
 
-/** The prose units of each paragraph, in order. */
 /**
  * A numbered list under a title or lead-in that orders it by priority ("## Analysis Priority", "in order
  * of importance:") says its first items matter most: an item that states no rule or fact of its own
@@ -321,6 +320,7 @@ function chainPriorities(doc: Doc, units: readonly Unit[]): void {
 
 const PRIORITY = /(?<![\p{L}])(?:priority|priorities|prioriti[sz]ed|in order of (?:importance|priority)|most important first|priorität(?:en)?|prioridad(?:es)?|priorités?|prioridades?)(?![\p{L}])|優先|优先/iu;
 
+/** The prose units of each paragraph, in order. */
 function unitsByParagraph(units: readonly Unit[]): Map<Block, Unit[]> {
   const unitsOf = new Map<Block, Unit[]>();
   for (const unit of units) {
