@@ -68,7 +68,7 @@ const MODAL =
 const WANTED = /^(?:lo que (?:necesito|quiero|busco|me gustaria|quisiera)\b(?! decir)[^.:!?]{0,24}?(?:\bes\b|:)|o que (?:eu )?(?:preciso|quero|gostaria|procuro)\b(?! dizer)[^.:!?]{0,24}?(?:\be\b|:)|ce (?:dont j'ai besoin|que je veux|que je voudrais|que je cherche)\b(?! dire)[^.:!?]{0,24}?(?:c'est|:)|was ich (?:brauche|mochte|will|suche)\b(?! sagen)[^.:!?]{0,24}?(?:\bist\b|:)|(?:la idea|el objetivo|la meta) es que|(?:a ideia|o objetivo|a meta) e que|(?:l'idee|le but|l'objectif),? (?:c'est|est) que|(?:die idee|das ziel) ist,? dass (?:du|ihr|sie)\b)/u;
 
 // Chinese: a request marker or a must/never opening the sentence, after an optional "you".
-const CHINESE = /^(?:你|您)?(?:请(?!愿)|務必|务必|必须|一定要|不要|不得|禁止|切勿|只(?!有|是|要)|仅(?:输出|回答|返回|使用|保留)|避免|确保|注意|回答|输出|列出|给出|保持|保留|返回|翻译|总结|不能|不需要|不允许|麻烦(?:你|您)?(?:给|帮|写|用|说明|列出|把)|写|算出)|[，,：:]\s*请(?!愿)/u;
+const CHINESE = /^(?:你|您)?(?:请(?!愿)|把(?=[^，。,]{1,40}(?:列出|写|改|翻译|标|注明|放|整理|分成|算|换成|转成|输出|删|去掉|加上|补充|用))|務必|务必|必须|一定要|不要|不得|禁止|切勿|只(?!有|是|要)|仅(?:输出|回答|返回|使用|保留)|避免|确保|注意|回答|输出|列出|给出|保持|保留|返回|翻译|总结|不能|不需要|不允许|麻烦(?:你|您)?(?:给|帮|写|用|说明|列出|把)|写|算出)|[，,：:]\s*请(?!愿)/u;
 // Japanese: a request or rule ending ("…してください", "…すること", "…しないでください"), or 必ず.
 const JAPANESE = /(?:ください|下さい|なさい|すること|しないこと|こと)[。．.!！]?\s*$|^必ず|^絶対に/u;
 

@@ -70,6 +70,9 @@ describe('core/scoring/structure', () => {
     'No uses tablas.', 'Que no pase de 100 palabras.', 'Ne modifiez jamais le fichier de configuration.', 'Terminez par une question.',
     'Pas de nouvelle dépendance.', 'Não invente dados.', 'Responda apenas com o JSON.', '请用中文回答。', '不要修改表结构。',
     '出力はJSONのみで返してください。', '必ず敬語で答えること。', 'Format: utilisez des puces.',
+    // What the writer needs or what the model is to do, put as such; and the 把 construction of a Chinese order.
+    'Lo que necesito es una consulta que devuelva el stock por almacén.', 'A ideia é que você leia o contrato e devolva um JSON.',
+    "Ce dont j'ai besoin, c'est une traduction fidèle.", 'Was ich brauche, ist eine kurze Zusammenfassung.', '把超支超过 10% 的项目单独列出来，并注明负责人。',
   ];
   for (const sentence of foreign) it(`reads ${JSON.stringify(sentence)} as an instruction outside English`, () => assert.ok(isInstruction(sentence, false)));
 
@@ -77,6 +80,7 @@ describe('core/scoring/structure', () => {
     'Nur wenige Arten wurden bisher beschrieben.', 'Da der Fluss breit ist, wird er oft befahren.', 'Solo se conocen tres ejemplares.',
     'Se construyó en 1920.', 'De 1920 a 1930 la ciudad creció.', 'Le musée ne ferme jamais.', 'Tên của nó có nghĩa là lược.',
     '只有 100 种被确认。', '用户数据报协议是一个例子。', '请愿书通过了投票。', 'この川は全長1,230キロメートルである。', 'Sei lá, acho que sim.',
+    'Lo que quiero decir es que llueve mucho.', '把他送到医院以后，医生说没事。',
   ];
   for (const sentence of foreignContent) it(`reads ${JSON.stringify(sentence)} as content outside English`, () => assert.ok(!isInstruction(sentence, false)));
 });
