@@ -69,8 +69,9 @@ const WANTED = /^(?:lo que (?:necesito|quiero|busco|me gustaria|quisiera)\b(?! d
 
 // Chinese: a request marker or a must/never opening the sentence, after an optional "you".
 const CHINESE = /^(?:你|您)?(?:请(?!愿)|把(?=[^，。,]{1,40}(?:列出|写|改|翻译|标|注明|放|整理|分成|算|换成|转成|输出|删|去掉|加上|补充|用))|務必|务必|必须|一定要|不要|不得|禁止|切勿|只(?!有|是|要)|仅(?:输出|回答|返回|使用|保留)|避免|确保|注意|回答|输出|列出|给出|保持|保留|返回|翻译|总结|不能|不需要|不允许|麻烦(?:你|您)?(?:给|帮|写|用|说明|列出|把)|写|算出)|[，,：:]\s*请(?!愿)/u;
-// Japanese: a request or rule ending ("…してください", "…すること", "…しないでください"), or 必ず.
-const JAPANESE = /(?:ください|下さい|なさい|すること|しないこと|こと)[。．.!！]?\s*$|^必ず|^絶対に/u;
+// Japanese: a request or rule ending ("…してください", "…すること", "…しないでください", "要約をお願いします",
+// "…してほしいです"; not "よろしくお願いします"), or 必ず.
+const JAPANESE = /(?:ください|下さい|なさい|すること|しないこと|こと|をお願い(?:します|いたします|致します)|て(?:ほしい|欲しい)(?:です)?)[。．.!！]?\s*$|^必ず|^絶対に/u;
 
 // A label before the rule: "Wichtig: …", "Formato: …", "注意：…".
 const LABEL = /^[^\p{L}]*\p{L}[\p{L} ]{0,24}[:：]\s*(?=\S)/u;

@@ -73,6 +73,7 @@ describe('core/scoring/structure', () => {
     // What the writer needs or what the model is to do, put as such; and the 把 construction of a Chinese order.
     'Lo que necesito es una consulta que devuelva el stock por almacén.', 'A ideia é que você leia o contrato e devolva um JSON.',
     "Ce dont j'ai besoin, c'est une traduction fidèle.", 'Was ich brauche, ist eine kurze Zusammenfassung.', '把超支超过 10% 的项目单独列出来，并注明负责人。',
+    '議事録の要約をお願いします。', '以下の文章を要約してほしいです。',
   ];
   for (const sentence of foreign) it(`reads ${JSON.stringify(sentence)} as an instruction outside English`, () => assert.ok(isInstruction(sentence, false)));
 
@@ -80,7 +81,7 @@ describe('core/scoring/structure', () => {
     'Nur wenige Arten wurden bisher beschrieben.', 'Da der Fluss breit ist, wird er oft befahren.', 'Solo se conocen tres ejemplares.',
     'Se construyó en 1920.', 'De 1920 a 1930 la ciudad creció.', 'Le musée ne ferme jamais.', 'Tên của nó có nghĩa là lược.',
     '只有 100 种被确认。', '用户数据报协议是一个例子。', '请愿书通过了投票。', 'この川は全長1,230キロメートルである。', 'Sei lá, acho que sim.',
-    'Lo que quiero decir es que llueve mucho.', '把他送到医院以后，医生说没事。',
+    'Lo que quiero decir es que llueve mucho.', '把他送到医院以后，医生说没事。', 'よろしくお願いします。', '彼は静かにしてほしいと言った。',
   ];
   for (const sentence of foreignContent) it(`reads ${JSON.stringify(sentence)} as content outside English`, () => assert.ok(!isInstruction(sentence, false)));
 });
