@@ -1,6 +1,6 @@
 import { isListItem, isMaterial, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import { lastAnswer } from '../prompt/examples';
-import { LEAD_IN_LEVEL } from './structure';
+import { endsOnColon, LEAD_IN_LEVEL } from './structure';
 import { pointsBelow } from './requests';
 import type { Unit } from './units';
 
@@ -145,14 +145,12 @@ export function announceBlocks(doc: Doc, entries: Entry[]): void {
  */
 export function leanOnShownBlocks(doc: Doc, entries: readonly Entry[], leadInOf: (unit: Unit) => Block | undefined, strict: boolean): void {
   const shown = new Map<Block, Unit>();
-  const blockEntry = new Map<Block, Entry>();
-  for (const entry of entries) if (entry.unit.block) blockEntry.set(entry.unit.block, entry);
+  const blockUnit = blockUnits(entries, strict);
   doc.blocks.forEach((leadIn, i) => {
     const next = doc.blocks[i + 1];
-    if (leadIn.removed || leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body) || !next || !isMaterial(next)) return;
-    const entry = blockEntry.get(next);
-    // A block relaxed mode keeps whatever the budget is there for what speaks of it.
-    if (entry && !(entry.kept && !strict)) shown.set(leadIn, entry.unit);
+    if (leadIn.removed || !endsOnColon(leadIn) || !next || !isMaterial(next)) return;
+    const unit = blockUnit.get(next);
+    if (unit) shown.set(leadIn, unit);
   });
   if (shown.size === 0) return;
   for (const { unit, pinned } of entries) {
@@ -164,14 +162,22 @@ export function leanOnShownBlocks(doc: Doc, entries: readonly Entry[], leadInOf:
 }
 
 /**
+ * Each block's unit, for what shows or speaks of the block to wait for; null for a block relaxed mode
+ * keeps whatever the budget (it is there for them anyway).
+ */
+function blockUnits(entries: readonly { unit: Unit; kept: boolean }[], strict: boolean): Map<Block, Unit | null> {
+  const blockUnit = new Map<Block, Unit | null>();
+  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit);
+  return blockUnit;
+}
+
+/**
  * "Below is the table our finance team sent.", "Here is the schema below", "the function above": a
  * sentence that shows the reader a block is kept only with that block (the nearest one that way, in its
  * section), and never pulls it in: without the block, it points at nothing.
  */
 export function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: boolean }[], strict: boolean): void {
-  // A block relaxed mode keeps whatever the budget is there for what shows it.
-  const blockUnit = new Map<Block, Unit | null>();
-  for (const { unit, kept } of entries) if (unit.block) blockUnit.set(unit.block, kept && !strict ? null : unit);
+  const blockUnit = blockUnits(entries, strict);
   if (blockUnit.size === 0) return;
   const index = new Map<Block, number>();
   doc.blocks.forEach((block, i) => index.set(block, i));

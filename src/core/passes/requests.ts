@@ -145,11 +145,12 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
  */
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
-  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(prose.find((b) => b.sentences.includes(s))!);
+  const blockOf = (s: Sentence) => prose.find((b) => b.sentences.includes(s))!;
+  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(blockOf(s));
   // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words
   // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
-    const block = prose.find((b) => b.sentences.includes(s))!;
+    const block = blockOf(s);
     return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)));
   };
   const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s)));

@@ -2,6 +2,8 @@ import { indentOf, isListItem, isMaterial, isStructural, LIST_MARKER, sentenceTe
 
 /** The level of a lead-in line ("Rules:"): its section is the list right after it. */
 export const LEAD_IN_LEVEL = 7;
+/** A lead-in line that ends on its colon ("Follow these steps:", "**Setup**:"): it introduces what follows it. */
+export const endsOnColon = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && /[:：](?:\*\*)?\s*$/.test(block.body);
 /** The level of a retrieved document's title ("[Doc 1] …"): its section is that document's text. */
 export const SOURCE_LEVEL = 6;
 // "[Doc 1] Conditions générales …", "Document 2: Rate limits", "Source 3 – FAQ": the title of a retrieved

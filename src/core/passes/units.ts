@@ -5,7 +5,7 @@ import { isInstruction } from '../scoring/structure';
 import { isUnspaced, STOPWORDS, terms, words } from '../text/words';
 import { FIELD } from './dedupe';
 import { isSaidToReader } from './rewrite';
-import { isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
+import { endsOnColon, isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
 import { ASIDE_SHARE, closingRemarks, OTHER_BRANCH } from './clause-units';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
@@ -232,7 +232,7 @@ function joinEnumerations(doc: Doc, units: Unit[]): void {
   const unitsOf = unitsByParagraph(units);
   const blocks = doc.blocks.filter((b) => !b.removed);
   blocks.forEach((leadIn, i) => {
-    if (leadIn.kind !== 'heading' || leadIn.level !== LEAD_IN_LEVEL || !/[:：](?:\*\*)?\s*$/.test(leadIn.body)) return;
+    if (!endsOnColon(leadIn)) return;
     const items: Unit[] = [];
     const indent = indentOf(blocks[i + 1]?.prefix ?? '');
     let k = i + 1;

@@ -58,16 +58,21 @@ export function termKey(word: string, english: boolean): string {
   if (!english) {
     if (/\p{N}/u.test(word)) return word;
     const script = scriptStemmer(word);
-    if (script) return scriptStem(word, script);
+    if (script) return remembered(scriptStems, word, () => script.stemWord(word) || word);
     return word.length > PREFIX ? [...word].slice(0, PREFIX).join('') : word;
   }
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= MAX_STEMS) stems.clear();
-    stem = stemmer(word.replace(/['’]s$/, ''));
-    stems.set(word, stem);
+  return remembered(stems, word, () => stemmer(word.replace(/['’]s$/, '')));
+}
+
+/** `word`'s entry in `cache`, computed once (the cache is emptied when full). */
+function remembered(cache: Map<string, string>, word: string, compute: () => string): string {
+  let value = cache.get(word);
+  if (value === undefined) {
+    if (cache.size >= MAX_STEMS) cache.clear();
+    value = compute();
+    cache.set(word, value);
   }
-  return stem;
+  return value;
 }
 
 // Measured on XQuAD dev with each question as the task (strict, 50 / 25 / 12.5%): Arabic 96.4 / 92.1 / 80.9
@@ -86,15 +91,6 @@ function scriptStemmer(word: string): ScriptStemmer | undefined {
   return undefined;
 }
 
-function scriptStem(word: string, stemmer: ScriptStemmer): string {
-  let stem = scriptStems.get(word);
-  if (stem === undefined) {
-    if (scriptStems.size >= MAX_STEMS) scriptStems.clear();
-    stem = stemmer.stemWord(word) || word;
-    scriptStems.set(word, stem);
-  }
-  return stem;
-}
 
 /** Content terms of a text: stopwords dropped (English), stemmed keys. */
 export function terms(text: string, english: boolean): string[] {
