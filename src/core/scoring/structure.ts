@@ -98,8 +98,7 @@ function opensInstruction(original: string): boolean {
   const sentence = original.replace(LEAD_IN, '');
   const opening = OPENING_WORDS.exec(sentence);
   if (imperative(opening)) return true;
-  const first = opening?.[1]?.toLowerCase();
-  if ((first === 'what' || first === 'the' || first === 'my' || first === 'our') && WANTED.test(sentence)) return true;
+  if (WANTED.test(sentence)) return true;
   if (sentence.trimEnd().endsWith('?') && /\b(you|your)\b/i.test(sentence)) return true;
   // Substrings each pattern cannot match without (its matches are ASCII), checked first: cheaper.
   const lower = sentence.toLowerCase();
