@@ -142,7 +142,10 @@ function scanPhraseWords(text: string): void {
   });
 }
 
-/** Whether the phrase's words are the scanned words from `first` on, separated by whitespace only. */
+/**
+ * Whether the phrase's words are the scanned words from `first` on, separated by whitespace within
+ * one line: a hard-wrapped prompt keeps its lines ("… a unit test is\nnot runtime evidence").
+ */
 function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   const n = phrase.words.length;
   if (first + n > scanned.count) return false;
@@ -153,19 +156,25 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   const next = first + n;
   if (phrase.words[n - 1] === THAT && n > 1 && next < scanned.count && THAT_SUBJECT.has(scanned.ids[next]!)) return false;
   if (!phrase.only) return true;
-  if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!)) return false;
+  // The word after the phrase may stand on the next line: it is not rewritten.
+  if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!, true)) return false;
   return phrase.only === 'beforeWord' ? !OPENS_CLAUSE.has(scanned.ids[next]!) : !NOT_A_VERB.has(scanned.ids[next]!);
 }
 
 const WHITESPACE = /\s/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
-/** Whether text[from, to) is whitespace only (and not empty), as /^\s+$/ tests it. */
-function onlyWhitespace(text: string, from: number, to: number): boolean {
+/** Whether text[from, to) is whitespace only (and not empty), within one line unless `lines`. */
+function onlyWhitespace(text: string, from: number, to: number, lines = false): boolean {
   if (to <= from) return false;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32 || (c >= 9 && c <= 13)) continue;
-    if (c < 128 || !WHITESPACE.test(text[i]!)) return false;
+    if (c === 32 || c === 9 || c === 11 || c === 12) continue;
+    if (c === 10 || c === 13) {
+      if (lines) continue;
+      return false;
+    }
+    if (c < 128 || !WHITESPACE.test(text[i]!) || (!lines && LINE_BREAK.test(text[i]!))) return false;
   }
   return true;
 }

@@ -253,6 +253,14 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Ask who they are and what they are looking for.'), "Ask who they are and what they're looking for.");
   });
 
+  it('keeps a hard-wrapped prompt\'s lines: a phrase broken across two lines stays as written', () => {
+    // Before, "a passing unit test is\nnot runtime evidence" became "… test isn't runtime evidence" on one line.
+    assert.equal(rw('A passing unit test is\nnot runtime evidence.'), 'A passing unit test is\nnot runtime evidence.');
+    assert.equal(rw('You should make sure\nthat the tests pass.'), 'Make sure\nthat the tests pass.');
+    // Within a line the same phrases are rewritten; the line break after them stays.
+    assert.equal(rw('A unit test is not\nruntime evidence.'), "A unit test isn't\nruntime evidence.");
+  });
+
   it('keeps the space before a word that starts with punctuation: "and .NET" stays', () => {
     assert.equal(rw('You are an assistant for SOLID principles, and .NET good practices.'), "You're an assistant for SOLID principles, and .NET good practices.");
   });
