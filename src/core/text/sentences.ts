@@ -103,8 +103,12 @@ function isHardWrap(text: string, newline: number): boolean {
 const OPEN_ENDED = /(?:\p{L}['’]s|(?<![\p{L}])(?:the|a|an|and|or|of|to|in|on|for|with|by|from|at|each|every|your|our|their|its|der|die|das|und|le|la|les|et|de|el|los|las|y|o|e|os|as))$/iu;
 const LIST_LINE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
 
-// A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert".
-const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines)\s+\d{1,3}$/iu;
+// A German ordinal: "am 7. Januar 1943", "zum 31. August", "im 19. Jahrhundert", "meine 2. Mahnung" (words
+// of German only: "Divide it in 2. Then …" ends its sentence).
+const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines|ins|ans|aufs|fürs|für|über|unter|durch|mit|von|bei|zu|auf|(?:mein|dein|sein|ihr|unser|eur|jed|dies|kein)e[mnrs]?|unser|euer|ihr|kein)\s+\d{1,3}$/iu;
+// What a German ordinal counts, after a comma as much as after an article: "Karl-Liebknecht-Straße 14,
+// 3. OG", "2. Stock", "3. Quartal", "4. Auflage".
+const ORDINAL_NOUN = /^\s+(?:OG|EG|UG|DG|Stock|Etage|Obergeschoss|Untergeschoss|Dachgeschoss|Jahrhunderts?|Jahrtausends?|Quartals?|Halbjahr(?:es)?|Semesters?|Klasse|Auflage|Liga|Spieltag|Kapitel|Absatz|Mahnung|Lehrjahr|Schuljahr)(?![\p{L}])/u;
 
 const SPACED_PART = /^ \p{L}{1,2}\./u;
 const SPACED_FIRST = /(?:^|[\s(])\p{Ll}\. $/u;
@@ -112,7 +116,7 @@ const SPACED_FIRST = /(?:^|[\s(])\p{Ll}\. $/u;
 function isAbbreviation(text: string, period: number): boolean {
   const previous = text.charCodeAt(period - 1);
   // Only a number can be an ordinal; only a letter or a period end an abbreviation.
-  if (previous >= 48 && previous <= 57) return ORDINAL.test(text.slice(Math.max(0, period - 16), period));
+  if (previous >= 48 && previous <= 57) return ORDINAL.test(text.slice(Math.max(0, period - 16), period)) || (/(?<!\d)\d{1,2}$/.test(text.slice(Math.max(0, period - 3), period)) && ORDINAL_NOUN.test(text.slice(period + 1, period + 20)));
   let start = period;
   while (start > period - 12 && start > 0 && isWordOrDot(text, start - 1)) start--;
   const word = text.slice(start, period);
