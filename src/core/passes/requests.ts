@@ -1,6 +1,6 @@
 import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
 import { LEAD_IN_LEVEL } from './structure';
-import { statesWant } from '../scoring/structure';
+import { asksOnCompletion, statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
 import { GREETING_WORDS } from '../scoring/rules';
 
@@ -102,7 +102,9 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   // Under a section heading, a plain instruction is that section's last rule ("## Working Style … Prefer
   // a few high-value scenarios."), not the prompt's request, unless the section is the task.
   const section = sectionTitle(blocks, lastProse);
-  const request = closing.find((s) => asks(s) || (s.instruction && (section === null || TASK_SECTION.test(section))));
+  // What to do once the work is done ("When you're done, run … and give me a short summary") closes the
+  // whole prompt, whatever section it stands in.
+  const request = closing.find((s) => asks(s) || (s.instruction && (section === null || TASK_SECTION.test(section))) || (english && asksOnCompletion(sentenceText(s))));
   if (!request) return;
   // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
   // pay for the flights?" is pinned whole, not its last sentence.

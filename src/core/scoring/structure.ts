@@ -118,5 +118,15 @@ function imperative(opening: RegExpExecArray | null): boolean {
 // "Based on the trace segments, identify …", "For each selected module, fetch its README".
 const FRONTED = /^[^\p{L}]*(?:using|based on|given|according to|relying on|drawing on|from|for (?:each|every|all)|in light of)\s[^,;:.!?]{1,100},\s+/iu;
 
+// What the work ends with, put first: "When you're done, run …", "When you finish a change, give me …",
+// "At the end, give me a table …", "Once finished, list …".
+const ON_COMPLETION = /^[^\p{L}]*(?:(?:when(?:ever)?|once|after) (?:you(?:['’]re| are|['’]ve| have) )?(?:you )?(?:done|finish(?:ed)?|complete(?:d)?)\b|at the (?:very )?end\b|in the end\b)[^,;:.!?]{0,60},\s+/iu;
+
+/** Whether the sentence instructs what to do once the work is done: a prompt closing on it asks for it. */
+export function asksOnCompletion(text: string): boolean {
+  const fronted = ON_COMPLETION.exec(text);
+  return !!fronted && opensInstruction(text.slice(fronted[0].length));
+}
+
 // The first three words: the verb and what follows it.
 const OPENING_WORDS = /^[^\p{L}]*([\p{L}']+)(?:\s+([^\s,;:]+))?(?:\s+([^\s,;:]+))?/u;

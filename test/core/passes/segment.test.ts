@@ -170,6 +170,15 @@ describe('core/passes/segment', () => {
       ['Act as a Tic-Tac-Toe game.', 'To start, I will make the first move by placing an X in the top left corner.']);
     assert.deepEqual(pinned('Act as a coach. You will give advice. Your first challenge is to calm a nervous team before a final.'),
       ['Act as a coach.', 'Your first challenge is to calm a nervous team before a final.']);
+    // What to do once the work is done is the closing request, under any section: before, "When you finish,
+    // list the files you changed" had the lowest score of a billing service's agent file and went first.
+    assert.deepEqual(pinned('# Billing\n\n## Conventions\n\n- Never use floats for money.\n\n## Things that bit us\n\nA retry used a new key. Since then every call reuses it.\n\nWhen you finish, list the files you changed and the commands you ran.'),
+      ['When you finish, list the files you changed and the commands you ran.']);
+    for (const closing of ["When you're done, run `npm test` and give me a short summary.", 'At the end, give me a table with columns File and Status.', 'Once finished, summarise what you changed.'])
+      assert.deepEqual(pinned(`You are a code reviewer.\n\n## Rules\n\n- Be brief.\n\n## Notes\n\nCI is slow on Mondays. ${closing}`), ['You are a code reviewer.', closing]);
+    // A condition is no end of the work, and a report of what happened at the end instructs nothing.
+    assert.deepEqual(pinned('You are a code reviewer.\n\n## Notes\n\nCI is slow. When the build fails, tell me why.'), ['You are a code reviewer.']);
+    assert.deepEqual(pinned('You are a code reviewer.\n\n## Notes\n\nCI is slow. At the end, the build failed.'), ['You are a code reviewer.']);
     // The last rule of a list is one rule among others, not the closing request.
     assert.deepEqual(pinned('Rules:\n\n- Never share notes.\n- Always answer in the customer\'s language.\n\nThank you so much!'), []);
   });
