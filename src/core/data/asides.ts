@@ -83,7 +83,10 @@ export const ASIDE_GUARD = new RegExp(
     'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo)(?![\\p{L}])|' +
     // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
     // and not 请教 ("to ask someone's advice").
-    '请(?!教|你喝|你吃)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]',
+    '请(?!教|你喝|你吃)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]|' +
+    // A request put politely, which the thanks beside it does not make an aside: "麻烦帮我写一个脚本，谢谢！",
+    // "議事録の要約をお願いします", "Danke, kannst du mir das Skript schreiben?".
+    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい)|教えて|(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|puede usted|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode)(?![\\p{L}])',
   'iu',
 );
 

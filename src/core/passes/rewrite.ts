@@ -305,8 +305,12 @@ const SELF_REMARK = /^\W*(?:it|this|that)(?:['’]s|\s+(?:is|was|sounds|looks|go
 const MAX_SELF_REMARK_WORDS = 9;
 
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
+// A question put to the model ("Could you review this, thanks so much!"): the thanks goes with it, not it
+// with the thanks. "Could you let me know if anything is unclear?" asks about the prompt.
+const ASKS_MODEL = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?(?:can|could|would|will) you (?:please |kindly )?(?!let\b|bear\b|forgive\b)\p{L}/iu;
+
 function isAside(text: string): boolean {
-  if (!ASIDE.test(text) || ASIDE_GUARD.test(text.replace(ENOUGH_SAID, ''))) return false;
+  if (!ASIDE.test(text) || ASIDE_GUARD.test(text.replace(ENOUGH_SAID, '')) || ASKS_MODEL.test(text)) return false;
   // "Sorry, the server crashes on large uploads.": the apology opens a sentence that says something.
   const said = INTERJECTION.exec(text);
   if (said) {

@@ -65,6 +65,21 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Thanks!\n\nnpm test is the command.'), 'npm test is the command.');
   });
 
+  it('never drops the request a thanks is attached to, in any language', () => {
+    // Before, each of these requests went whole at a budget the prompt fits: the thanks made it an aside.
+    assert.equal(rw('Could you review this, thanks so much! The code is below.'), 'Could you review this, thanks so much! The code is below.');
+    assert.equal(rw('Would you write the release notes, thank you! The changes are below.'), 'Would you write the release notes, thank you! The changes are below.');
+    // Chinese and Japanese lose the thanks as a clause of their own.
+    assert.equal(rw('你好！麻烦帮我写一个 Python 脚本，谢谢！要求：读取 CSV 文件。'), '麻烦帮我写一个 Python 脚本！要求：读取 CSV 文件。');
+    assert.equal(rw('大家好，帮我看一下这段代码，谢谢！代码如下。'), '帮我看一下这段代码！代码如下。');
+    assert.equal(rw('ありがとうございます、議事録の要約をお願いします。内容は以下です。'), '議事録の要約をお願いします。内容は以下です。');
+    assert.equal(rw('Danke, kannst du mir das Skript schreiben? Es liest eine CSV-Datei.'), 'Danke, kannst du mir das Skript schreiben? Es liest eine CSV-Datei.');
+    assert.equal(rw('Gracias, ¿puedes revisar el handler? Está abajo.'), 'Gracias, ¿puedes revisar el handler? Está abajo.');
+    // Thanks and talk about the prompt alone still go.
+    assert.equal(rw('Could you let me know if anything is unclear, thanks! Run the tests.'), 'Run the tests.');
+    assert.equal(rw('大家好，先谢谢了！代码如下。'), '代码如下。');
+  });
+
   const examples: [string, string][] = [
     ['In order to pass, run the tests.', 'To pass, run the tests.'],
     ['I want you to act as a linux terminal.', 'Act as a linux terminal.'],
