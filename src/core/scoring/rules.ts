@@ -147,8 +147,24 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0) ||
+  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text)) ||
   describesItself(text, scanned);
+
+// Thanks that close a sentence which asks for the work: "Can you rewrite it to be faster, thanks!",
+// "Pourriez-vous m'aider à rédiger un e-mail …, merci beaucoup ?", "Write me a script, thanks!".
+const THANKS_TAIL = /[,;—–-]\s*(?:(?:many |a million |thanks a million|so many )?thanks|thank you|merci(?: beaucoup| mille fois| d['’]avance)?|(?:vielen )?dank(?:e(?: dir| euch| schön| sehr)?)?|(?:muchas |mil )?gracias|obrigad[oa]|muito obrigad[oa])(?: (?:so much|a lot|in advance|heaps|a million|de antemano|desde já|schon mal))?[\s!.?¡¿]*$/iu;
+const ASKS_MODEL = /^(?:(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to)(?![\p{L}])|(?<![\p{L}])(?:pourriez-vous|pouvez-vous|peux-tu|kannst du|könntest du|können sie|könnten sie|puedes|podrías|poderia|você pode)(?![\p{L}])/iu;
+// Asking about the prompt, or for help not yet named: "Could you let me know if anything is unclear, thanks?".
+const ASKS_ABOUT_PROMPT = /\b(?:let (?:me|us) know|bear with|forgive)\b/iu;
+
+/** Whether the sentence asks the model for the work, with thanks at its end. */
+function asksWithThanks(text: string): boolean {
+  const tail = THANKS_TAIL.exec(text);
+  if (!tail) return false;
+  const rest = text.slice(GREETING_LEAD.exec(text)?.[0].length ?? 0, tail.index).replace(/^[^\p{L}]+/u, '');
+  if (ASKS_ABOUT_PROMPT.test(rest) || HELP_ALONE.test(rest)) return false;
+  return ASKS_MODEL.test(rest) || isInstruction(rest, true) || isInstruction(rest, false);
+}
 
 // "This file is for any AI coding agent (Codex, Claude, …) working in this repo": the prompt saying what
 // it is, whatever it names on the way; "This file lists the rules:" shows them, and "…; follow them" asks.

@@ -1450,6 +1450,24 @@ describe('core/passes/prune', () => {
   });
 });
 
+describe('core/passes/select: the request with thanks at its end', () => {
+  it('keeps "Can you rewrite it to be faster, thanks!" where it went as talk to the reader (50% to 35%, strict)', () => {
+    const text = [
+      "I have a Python function that's supposed to deduplicate customer records, but it's really slow on our data (about 2 million rows) and honestly I'm not sure why. Can you rewrite it to be faster, thanks!",
+      '',
+      '```python\ndef dedupe(records):\n    result = []\n    for r in records:\n        if r not in result:\n            result.append(r)\n    return result\n```',
+      '',
+      'Each record is a dict with keys id, email, name and created_at. Two records are duplicates if their email matches case-insensitively; keep the one with the earliest created_at. It has to run on Python 3.9 and we can\'t add pandas. Please keep the function signature the same because other code calls it.',
+    ].join('\n');
+    for (const budget of ['50%', '45%', '40%', '35%']) assert.match(optimize({ text, budget, mode: 'strict' }).text, /Can you rewrite it to be faster/, budget);
+  });
+
+  it('keeps "Pourriez-vous m\'aider à rédiger …, merci beaucoup ?" in a French request at 50%', () => {
+    const text = "Bonjour ! Pourriez-vous m'aider à rédiger un e-mail de relance pour une facture impayée, merci beaucoup ?\n\nContexte : je suis graphiste indépendante. Le client, la société Atelier Brume, me doit 2 340 € TTC pour la facture n° 2024-118, émise le 3 septembre. J'ai déjà envoyé un rappel le 10 octobre, sans réponse.\n\nLe ton doit rester cordial mais ferme. Mentionnez l'indemnité forfaitaire de 40 €, sans menacer de poursuites. Pas plus de 120 mots.";
+    for (const mode of BOTH) assert.match(optimize({ text, budget: '50%', mode }).text, /Pourriez-vous m'aider à rédiger un e-mail de relance/, mode);
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');

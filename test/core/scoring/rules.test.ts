@@ -22,6 +22,8 @@ describe('core/scoring/rules', () => {
     "Sorry if this is a basic question, I'm bad at SQL.",
     // A greeting alone, with talk, or with an ask that asks nothing yet.
     'Hello everyone, hope you are well.', 'Hi there, quick question about our setup.', 'Hey, can you help me with something?',
+    // Thanks after a question about the prompt, or after talk.
+    'Could you let me know if anything is unclear, thanks!', 'Sorry for the long message, thanks!',
   ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
@@ -41,6 +43,9 @@ describe('core/scoring/rules', () => {
     // A greeting, then what the prompt asks or who the model is: only the greeting is talk.
     'Hi, you are a travel guide for Rome.', 'Hey, summarize the meeting notes in five bullets.', 'Hello, act as a travel guide.',
     'Hi, can you translate these UI strings into German?', 'Hola, resume el acta en cinco puntos.', 'Hallo, du bist ein Reiseführer.',
+    // The work asked for, with thanks at its end: before, each counted as talk and never took budget.
+    'Can you rewrite it to be faster, thanks!', 'Please write me a Python script, thanks so much.',
+    "Pourriez-vous m'aider à rédiger un e-mail de relance pour une facture impayée, merci beaucoup ?", 'Schreib mir bitte ein Skript, danke!',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
 
