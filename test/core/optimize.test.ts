@@ -22,6 +22,20 @@ describe('core/optimize', () => {
     assert.equal(r.encoding, 'o200k_base');
   });
 
+  it('keeps a diff in <diff> tags whole or drops it whole, at every budget and mode', () => {
+    const diff = '--- a/internal/auth/login.go\n+++ b/internal/auth/login.go\n@@ -40,7 +40,9 @@ func (h *Handler) Login() {\n-\trow := h.db.QueryRow("SELECT id FROM users WHERE email = $1", email)\n+\trow := h.db.QueryRow("SELECT id FROM users WHERE email = \'" + email + "\'")\n \tvar id int64\n@@ -52,3 +54,3 @@\n-\tif !bcryptCompare(hash, password) {\n+\tif hash != sha256Hex(password) {';
+    const text = `<role>\nYou are a senior security reviewer for a Go 1.22 service.\n</role>\n\n<instructions>\nReview the diff in <diff> and report security issues only. Treat SQL built with string concatenation as CRITICAL. If you find no issues, reply with exactly "No security issues found."\n</instructions>\n\n<diff>\n${diff}\n</diff>`;
+    for (const mode of ['strict', 'relaxed'] as const) {
+      for (const budget of ['100%', '80%', '60%', '50%', '30%']) {
+        const out = optimize({ text, budget, mode }).text;
+        // Before, at 50% the output held the first hunk's header over the second hunk's lines.
+        if (out.includes('\n<diff>\n')) assert.ok(out.includes(`<diff>\n${diff}\n</diff>`), `${mode} ${budget}: ${out}`);
+        else assert.ok(!out.includes('@@'), `${mode} ${budget}: ${out}`);
+        if (mode === 'relaxed') assert.ok(out.includes(diff), `${mode} ${budget}`);
+      }
+    }
+  });
+
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
     // Articles stay: at a budget the prompt already fits, the output reads as the user wrote it.

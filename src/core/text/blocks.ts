@@ -74,6 +74,10 @@ const HTML_CLOSED_BY: readonly (readonly [RegExp, RegExp, BlockKind])[] = [
   [/^<![A-Za-z]/, />/, 'markup'],
   [/^<!\[CDATA\[/, /\]\]>/, 'markup'],
 ];
+/** Tag names of sections that hold code, a diff, a log or a trace, not prose. */
+const CODE_TAG = /^(?:diff|patch|code|source_?code|snippet|log|logs|stack_?trace|traceback|terminal|console|shell|bash|sql|json|yaml|html|css)$/;
+/** A unified diff's header lines: "--- a/file", "+++ b/file", "@@ -40,7 +40,9 @@". */
+const DIFF_LINE = /^(?:--- a\/|\+\+\+ b\/|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|diff --git )/;
 /** Punctuation and shapes of code, not of English prose. */
 const CODE_SIGNAL =
   /[{}[\]<>\\`|=]|;[ \t]*$|->|::|&&|\/\/|\/\*|\$[A-Za-z_{(]|\w\(|\w_\w|^[ \t]*(?:#|@\w|\$ |>>>|(?:def|fn|func|function|class|import|from|return|const|let|var|public|private|static|void|package|using|SELECT|INSERT|UPDATE|DELETE|CREATE|sudo|npm|npx|pip|git|cd|ls|echo|curl|docker)\b)/m;
@@ -167,7 +171,15 @@ class Scanner {
       // Text after </keep> on its line: the span stays inline in a prose paragraph, locked there.
       return this.prose(i, this.paragraphEnd(i, to), to);
     }
-    if (TAG_LINE.test(t)) return this.emit('markup', i, i + 1);
+    if (TAG_LINE.test(t)) {
+      // A tag pair that holds code, a diff or a log ("<diff>", then "--- a/login.go", "-\trow := …") is
+      // one block of code between its tag lines: read as Markdown, its "-" and "+" lines were list items.
+      const end = this.codeSectionEnd(i, to);
+      if (end < 0) return this.emit('markup', i, i + 1);
+      this.emit('markup', i, i + 1);
+      this.emit('code', i + 1, end);
+      return this.emit('markup', end, end + 1);
+    }
     // A template expression left open at the line's end ("${FOCUS == "All" ?" … ": ""}") is one block to
     // the line that closes it: cut apart, it breaks.
     const expression = t.includes('${') ? this.expressionEnd(i, to) : -1;
@@ -179,6 +191,28 @@ class Scanner {
     const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to);
     if (data !== null) return this.emit('data', i, data + 1);
     return this.markdown(i, to);
+  }
+
+  /**
+   * The line of the closing tag when line i opens a tag pair that holds code: its name says so ("<diff>",
+   * "<code>", "<log>", "<traceback>") or its lines are a unified diff. Else -1.
+   */
+  private codeSectionEnd(i: number, to: number): number {
+    const open = LONE_TAG.exec(this.line(i).trim());
+    if (!open || open[1] === '/') return -1;
+    const name = open[2]!.toLowerCase();
+    const close = new RegExp(`^\\s*</${name.replace(/[.-]/g, '\\$&')}\\s*>\\s*$`, 'i');
+    let end = -1;
+    for (let k = i + 1; k < to; k++) {
+      if (close.test(this.line(k))) {
+        end = k;
+        break;
+      }
+    }
+    if (end < 0 || end === i + 1) return -1;
+    if (CODE_TAG.test(name)) return end;
+    for (let k = i + 1; k < end; k++) if (DIFF_LINE.test(this.line(k))) return end;
+    return -1;
   }
 
   /** The line that closes the `${…}` expression line i leaves open, or -1 (none open, or none closes it in reach). */

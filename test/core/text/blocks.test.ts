@@ -72,6 +72,17 @@ describe('core/text/blocks', () => {
     assert.deepEqual(blocks('- item\n  <note>\n  Indented text.\n  </note>'), ['prose:- |item', 'markup:|  <note>', 'prose:  |Indented text.', 'markup:|  </note>']);
   });
 
+  it('reads a tag pair that holds a diff, code or a log as one code block between its tag lines', () => {
+    // Before, the "-" and "+" lines of a diff in <diff> tags were list items: selection cut one hunk out.
+    const diff = '--- a/login.go\n+++ b/login.go\n@@ -40,2 +40,2 @@\n-\trow := q(email)\n+\trow := q("\'" + email)\n \tvar id int64';
+    assert.deepEqual(blocks(`<diff>\n${diff}\n</diff>`), ['markup:|<diff>', `code:|${diff}`, 'markup:|</diff>']);
+    assert.deepEqual(blocks(`<changes>\n${diff}\n</changes>`), ['markup:|<changes>', `code:|${diff}`, 'markup:|</changes>']);
+    assert.deepEqual(blocks('<log>\n- 12:01 retry 1\n- 12:02 retry 2\n</log>'), ['markup:|<log>', 'code:|- 12:01 retry 1\n- 12:02 retry 2', 'markup:|</log>']);
+    // A section of rules stays Markdown, and a code tag without its partner frames nothing.
+    assert.deepEqual(blocks('<notes>\n- a\n- b\n</notes>'), ['markup:|<notes>', 'prose:- |a', 'prose:- |b', 'markup:|</notes>']);
+    assert.deepEqual(blocks('<code>\n- a'), ['markup:|<code>', 'prose:- |a']);
+  });
+
   it('ends paragraphs and lists at tag lines even without blank lines (tagged few-shot examples)', () => {
     const example = '<example>\n<q>What is 2+2?</q>\n<a>4</a>\n</example>\n- item\n  <note>\n  </note>';
     assert.deepEqual(blocks(`${example}\n${example}`), Array(2).fill(['markup:|<example>', 'prose:|<q>What is 2+2?</q>\n<a>4</a>', 'markup:|</example>', 'prose:- |item', 'markup:|  <note>', 'markup:|  </note>']).flat());
