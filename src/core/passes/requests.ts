@@ -1,6 +1,6 @@
 import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
 import { LEAD_IN_LEVEL } from './structure';
-import { asksOnCompletion, statesWant } from '../scoring/structure';
+import { asksOnCompletion, opensImperative, statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
 import { GREETING_WORDS } from '../scoring/rules';
 
@@ -148,7 +148,7 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const blockOf = (s: Sentence) => prose.find((b) => b.sentences.includes(s))!;
-  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s))) && !isListItem(blockOf(s));
+  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || (NAMES_SECTION.test(sentenceText(s)) && opensImperative(sentenceText(s)))) && !isListItem(blockOf(s));
   // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words
   // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
@@ -217,6 +217,9 @@ export function pointsBelow(text: string): boolean {
   const named = NAMED_BELOW.exec(text);
   return !!named && !OWN_RULE_WORD.test(named[1]!);
 }
+// "Review the diff in <diff>", "Read the transcript in the <context> section": the input, by its section's
+// tag, in an imperative ("You'll receive the text between the <document> tags" describes it).
+const NAMES_SECTION = /<[A-Za-z][\w.-]*>/;
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.

@@ -109,6 +109,9 @@ function opensInstruction(original: string): boolean {
   return sentence.includes(';') || sentence.includes(':') ? CLAUSE_DIRECTIVE.test(sentence) : OPENING_DIRECTIVE.test(sentence);
 }
 
+/** Whether the sentence opens with a verb in the imperative ("Review the diff …"), not a modal ("You'll receive …"). */
+export const opensImperative = (text: string): boolean => imperative(OPENING_WORDS.exec(text.replace(LEAD_IN, '')));
+
 /** Whether the opening words (OPENING_WORDS) are a verb in the imperative: "tell me …", "Run the tests …". */
 function imperative(opening: RegExpExecArray | null): boolean {
   const first = opening?.[1]?.toLowerCase() ?? '';

@@ -191,6 +191,10 @@ describe('core/passes/segment', () => {
       ['Pourriez-vous traduire la clause 11.2 vers l\'anglais britannique ?']);
     assert.deepEqual(requests('Add a route to the orders service.\n\nCreate a new endpoint named ${input:endpointName} that does this: ${input:description}.'),
       ['Create a new endpoint named ${input:endpointName} that does this: ${input:description}.']);
+    // An instruction that names the section it works on, by its tag; not one that describes the input.
+    assert.deepEqual(requests('You are a security reviewer.\n\n<instructions>\nReview the diff in <diff> and report security issues only.\n</instructions>\n\n<diff>\n--- a/x.go\n+++ b/x.go\n</diff>'),
+      ['Review the diff in <diff> and report security issues only.']);
+    assert.deepEqual(requests("You'll receive the OCR text between the <document> tags below. Never guess.\n\n<document>\nInvoice 4411\n</document>"), []);
     // The rules of a system prompt are no request: none of them outranks the others for being first.
     assert.deepEqual(requests('You are a support assistant. Answer in the customer\'s language. Never share internal notes.'), []);
   });
