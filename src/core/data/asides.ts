@@ -86,7 +86,10 @@ export const ASIDE_GUARD = new RegExp(
     '请(?!教|你喝|你吃)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|だけ|禁止|[\\p{N}]|' +
     // A request put politely, which the thanks beside it does not make an aside: "麻烦帮我写一个脚本，谢谢！",
     // "議事録の要約をお願いします", "Danke, kannst du mir das Skript schreiben?".
-    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい)|教えて|(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|puede usted|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode)(?![\\p{L}])',
+    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい)|教えて|' +
+    // What the writer needs, beside the apology: "Desculpa …, mas preciso de ajuda com um contrato de aluguel".
+    '(?<![\\p{L}])(?:preciso de|precisamos de|necesito|necesitamos|ich brauche|wir brauchen|ich benötige|j[’\'\']ai besoin|nous avons besoin)(?![\\p{L}])|需要|' +
+    '(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|puede usted|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode)(?![\\p{L}])',
   'iu',
 );
 

@@ -395,4 +395,6 @@ export const ASIDE = new RegExp(
 );
 /** "… that should be enough info": the one "should" an aside may hold (see ASIDE_GUARD). */
 export const ENOUGH_SAID = /\b(?:that|this|it) should be (?:enough|plenty)\b/gi;
-export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?)\b/i;
+// A rule, or what the writer needs beside the thanks ("Thanks in advance, I need a summary of the notes
+// below for the board."): not "That's all I need".
+export const ASIDE_GUARD = /\b(?:must|never|always|only|do not|don't|don’t|unless|except|without|at (?:most|least)|should|make sure|ensure|required?|i (?:need|want|would like|['’]d like) (?:a|an|the|some|help|your help|to))\b/i;

@@ -124,6 +124,8 @@ function dropFiller(pieces: Piece[]): boolean {
 }
 
 /** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
+const GERMAN_SUBORDINATE = /^[ \t]*(?:dass|daß|ob|wenn|weil|wie|was|wer|wo|wann|warum|damit|sodass|falls|bevor|nachdem|obwohl)(?![\p{L}])/iu;
+
 function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<PhraseDictionary, 'find'>): string {
   let out = '';
   let cursor = 0;
@@ -153,7 +155,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
     if (before !== '') capitalize = false;
     if (replacement === '') {
       const closed = text[end] === ',';
-      end = skipFollowingComma(text, end);
+      // German sets off a subordinate clause with a comma, which stays: "Prüfen Sie bitte, ob …" → "Prüfen Sie, ob …".
+      if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1)))) end = skipFollowingComma(text, end);
       // A parenthetical goes with both its commas ("and, honestly, I'm" → "and I'm"; "We, honestly, want"
       // → "We want"), but one stays where a new clause follows ("that's okay, honestly, it just …").
       const newClause = /^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out);

@@ -75,9 +75,14 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('ありがとうございます、議事録の要約をお願いします。内容は以下です。'), '議事録の要約をお願いします。内容は以下です。');
     assert.equal(rw('Danke, kannst du mir das Skript schreiben? Es liest eine CSV-Datei.'), 'Danke, kannst du mir das Skript schreiben? Es liest eine CSV-Datei.');
     assert.equal(rw('Gracias, ¿puedes revisar el handler? Está abajo.'), 'Gracias, ¿puedes revisar el handler? Está abajo.');
+    // Nor what the writer needs, said beside an apology or thanks.
+    for (const text of ['Sorry to bother you, but I need help with a rental contract I am signing next week.', 'Thanks in advance, I need a summary of the meeting notes below for the board.',
+      'Desculpa mandar isso assim do nada, mas preciso de ajuda com um contrato de aluguel que vou assinar semana que vem.', 'Entschuldigung für die Störung, aber ich brauche Hilfe bei einem Mietvertrag.'])
+      assert.match(rw(`${text} Here it is.`), /(?:need|preciso|brauche)/, text);
     // Thanks and talk about the prompt alone still go.
     assert.equal(rw('Could you let me know if anything is unclear, thanks! Run the tests.'), 'Run the tests.');
     assert.equal(rw('大家好，先谢谢了！代码如下。'), '代码如下。');
+    assert.equal(rw("That's all I need, thanks! Run the tests."), 'Run the tests.');
   });
 
   const examples: [string, string][] = [
@@ -266,6 +271,14 @@ describe('core/passes/rewrite', () => {
 
   it('never contracts a verb that ends its clause: "who they are and what …"', () => {
     assert.equal(rw('Ask who they are and what they are looking for.'), "Ask who they are and what they're looking for.");
+  });
+
+  it('keeps the comma German needs before a subordinate clause where "bitte" goes', () => {
+    // Before, "Prüfen Sie bitte, ob …" became "Prüfen Sie ob …".
+    assert.equal(rw('Prüfen Sie bitte, ob die Zahlen stimmen.'), 'Prüfen Sie, ob die Zahlen stimmen.');
+    assert.equal(rw('Sagen Sie mir, bitte, wenn etwas fehlt.'), 'Sagen Sie mir, wenn etwas fehlt.');
+    assert.equal(rw('Schreib mir, bitte, eine Mail.'), 'Schreib mir eine Mail.');
+    assert.equal(rw('Dime, por favor, si falta algo.'), 'Dime si falta algo.');
   });
 
   it('keeps a hard-wrapped prompt\'s lines: a phrase broken across two lines stays as written', () => {
