@@ -126,8 +126,11 @@ function isAbbreviation(text: string, period: number): boolean {
   if (word.length === 1 && (start === 0 || /[\s(]/.test(text[start - 1]!)) && SPACED_PART.test(text.slice(period + 1, period + 5))) return true;
   // And its later part, after a first one: the "B." of "z. B.", the "ex." of "p. ex.".
   if (word.length <= 2 && SPACED_FIRST.test(text.slice(Math.max(0, start - 4), start))) return true;
-  return word.length > 0 && ABBREVIATIONS.has(word.toLowerCase());
+  if (word.length > 0 && ABBREVIATIONS.has(word.toLowerCase())) return true;
+  // Before a number, what numbers things: "art. 4º da Lei 8.245", "Art. 5 GG", "cap. 3", "par. 2".
+  return NUMBERING.has(word.toLowerCase()) && /^\s+\d/.test(text.slice(period + 1, period + 4));
 }
+const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'inc', 'al', 'p', 'n', 'nr', 'no', 'núm', 'num']);
 
 const LETTER = /\p{L}/u;
 const isWordOrDot = (text: string, i: number): boolean => {
