@@ -36,6 +36,22 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps a quoted letter as written where the budget allows, and still edits a callout of the prompt\'s own', () => {
+    // Before, "please tell me in writing" became "tell me in writing" inside the letter the user quoted.
+    const letter = '> Dear Ms. Halvorsen,\n>\n> I would like the repair done by September 20. If that is not possible, please tell me in writing when it will be done.\n>\n> Thanks,\n> Tomás';
+    const text = `Please rewrite my letter to my landlord so it is clear. Keep every date.\n\n${letter}`;
+    assert.ok(optimize({ text, budget: 1000 }).text.endsWith(letter));
+    const callout = 'Run the tests before you commit.\n\n> **Note**: Please do not push to main directly.';
+    assert.equal(optimize({ text: callout, budget: 1000 }).text, "Run the tests before you commit.\n\n> **Note**: Don't push to main directly.");
+  });
+
+  it('quotes a retrieved excerpt under an unnumbered "Source:" label as written', () => {
+    // Before, "should not be used" became "shouldn't be used" in the monograph the answer must quote.
+    const excerpt = 'Source: Product monograph, Amoxiclav 875/125 tablets (2023 revision)\nFor patients with a creatinine clearance below 30 mL/min, the 875/125 mg tablet should not be used. Please check the renal handbook.';
+    const text = `You are a research assistant. Quote exact dosage numbers from the sources.\n\n${excerpt}\n\nQuestion: Is 875/125 mg appropriate at 22 mL/min?`;
+    assert.ok(optimize({ text, budget: 1000 }).text.includes(excerpt));
+  });
+
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
     // Articles stay: at a budget the prompt already fits, the output reads as the user wrote it.

@@ -195,6 +195,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   const runs = quotationRuns(blocks);
   const inQuotation = new Set(runs.flat());
+  const quotedMaterial = blockquoteMaterial(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
@@ -208,13 +209,34 @@ function markVerbatim(blocks: Block[]): Block[][] {
     else if (block.kind === 'prose') {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
-      const source = SOURCE_HEADER.test(block.prefix + first);
-      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block)) block.verbatim = true;
+      const source = SOURCE_HEADER.test(block.prefix + first) || SOURCE_LABEL.test(first);
+      if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || quotedMaterial.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
   }
   return runs;
 }
+
+/**
+ * The paragraphs of a blockquote that quotes material (an email to extract from, a letter to rewrite),
+ * not one that calls out a note of the prompt's own ("> **Note**: …", "> [!WARNING]", "> Tip: …").
+ */
+function blockquoteMaterial(blocks: readonly Block[]): Set<Block> {
+  const material = new Set<Block>();
+  let callout: boolean | undefined; // of the blockquote being read; undefined outside one
+  for (const block of blocks) {
+    const inQuote = block.prefix.trimStart().startsWith('>') || (block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body));
+    if (!inQuote) {
+      callout = undefined;
+      continue;
+    }
+    if (block.kind !== 'prose') continue;
+    callout ??= CALLOUT.test(sentenceText(block.sentences[0]!));
+    if (!callout) material.add(block);
+  }
+  return material;
+}
+const CALLOUT = /^[^\p{L}\p{N}]*(?:\[![a-z]+\]|\*\*[^*\n]{1,30}\*\*|(?:note|notes|tip|tips|hint|warning|caution|important|info|attention|nb|n\.b\.|hinweis|achtung|wichtig|nota|aviso|importante|remarque|astuce|注意|重要|提示|ヒント)\s*[:：])|^[\u2139\u26a0\u2757\u{1F4A1}\u{1F525}\u2705\u274c]/iu;
 
 /**
  * A transcript (meeting notes, a call): three lines or more that open with a speaker's name ("Ines: …",
@@ -289,6 +311,9 @@ function splitBracketTitles(blocks: Block[]): void {
 // A title in lenticular brackets opening its line, as Chinese and Japanese prompts mark sections: "【用語集】".
 const BRACKET_TITLE = /^【([^】\n]{1,20})】$/u;
 
+// "Source: Product monograph, Amoxiclav 875/125 (2023 revision)", then the excerpt: a retrieved document
+// named without a number.
+const SOURCE_LABEL = /^(?:source|document|excerpt|passage|fuente|quelle|documento|extrait|trecho|来源|出典)\s*[:：]\s*\S/iu;
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
 
