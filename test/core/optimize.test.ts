@@ -52,6 +52,13 @@ describe('core/optimize', () => {
     assert.ok(optimize({ text, budget: 1000 }).text.includes(excerpt));
   });
 
+  it('keeps the ideographic space that indents a Japanese paragraph', () => {
+    // Before, "　鈴木より、…" lost its indent at every budget.
+    const text = '議事録です。\n\n　鈴木より、見積もりを報告。A社で進める。\n\n　田中より、締切を報告。';
+    assert.equal(optimize({ text, budget: 1000 }).text, text);
+    assert.match(optimize({ text, budget: 20, mode: 'strict' }).text, /\n\n　鈴木より/);
+  });
+
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
     // Articles stay: at a budget the prompt already fits, the output reads as the user wrote it.

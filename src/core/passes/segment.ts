@@ -28,10 +28,12 @@ export function segment(text: string, task: string, tokenizer: Tokenizer, counte
     const sepBefore = text.slice(previousEnd, range.start);
     previousEnd = range.end;
     if (range.kind === 'prose') {
-      const content = text.slice(range.contentStart, range.end);
-      const sentences = splitSentences(content, english, tokenizer, (from, to) => counted.countSlice(range.contentStart + from, range.contentStart + to));
+      // An indent the Markdown scan leaves in the text (Japanese "　" opening a paragraph) stays with the prefix.
+      const contentStart = range.contentStart + (INDENT.exec(text.slice(range.contentStart, range.end))?.[0].length ?? 0);
+      const content = text.slice(contentStart, range.end);
+      const sentences = splitSentences(content, english, tokenizer, (from, to) => counted.countSlice(contentStart + from, contentStart + to));
       if (range.pinned) for (const sentence of sentences) sentence.pinned = true;
-      blocks.push({ kind: 'prose', sepBefore, prefix: text.slice(range.start, range.contentStart), body: '', sentences, removed: false, tokens: 0 });
+      blocks.push({ kind: 'prose', sepBefore, prefix: text.slice(range.start, contentStart), body: '', sentences, removed: false, tokens: 0 });
     } else {
       const body = range.kind === 'keep' ? unwrapKeep(text.slice(range.start, range.end)) : text.slice(range.start, range.end);
       const tokens = range.kind === 'keep' ? tokenizer.count(body) : counted.countSlice(range.start, range.end);
@@ -487,6 +489,7 @@ function unwrapKeep(raw: string): string {
 }
 
 const WHITESPACE = /\s/;
+const INDENT = /^[^\S\n\r]+/;
 
 /** `countContent(from, to)` counts content.slice(from, to), from the count of the whole text. */
 function splitSentences(content: string, english: boolean, tokenizer: Tokenizer, countContent: (from: number, to: number) => number): Sentence[] {
