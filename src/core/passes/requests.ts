@@ -115,7 +115,9 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   request.pinned = true;
   // The question that asks may come before the last rule about it: "Can you point out the bugs and show a
   // fixed version? … Keep the explanation to at most 5 bullet points." (`closing` runs backwards.)
-  const ask = closing.slice(closing.indexOf(request) + 1).find((s) => /[?？]\s*$/.test(sentenceText(s)) && ASKS.test(sentenceText(s)));
+  // So may the polite ask before a closing rule, with or without its question mark: "Você poderia escrever
+  // uma resposta …, propondo o seguinte: …. Use "você", não "o senhor"."
+  const ask = closing.slice(closing.indexOf(request) + 1).find((s) => ASKS.test(sentenceText(s)) && (/[?？]\s*$/.test(sentenceText(s)) || ASKS_AS_QUESTION.test(sentenceText(s))));
   if (ask) ask.pinned = true;
 }
 
@@ -155,7 +157,11 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
     const block = blockOf(s);
     return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)));
   };
-  const first = opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s)));
+  // Past the opening, a question put to the model in so many words ("Könnten Sie mir … einen Widerspruch
+  // formulieren?" after two paragraphs of background), in the writer's own prose.
+  const asked = (s: Sentence) => !s.pinned && ASKS_AS_QUESTION.test(sentenceText(s)) && !isListItem(blockOf(s)) && !blockOf(s).verbatim && !said(s);
+  const first =
+    opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? prose.flatMap((b) => b.sentences).find(asked);
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
@@ -167,9 +173,12 @@ const POLITE_ASKS = 'kannst du|könntest du|können sie|könnten sie|puedes|podr
 export const ASKS = new RegExp(
   '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
-    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|お願いできますか|していただきたい|してほしい',
+    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|いただけないでしょうか|いただけますでしょうか|いただけませんでしょうか|お願いできますか|していただきたい|してほしい|してもらえますか|してもらえませんか',
   'iu',
 );
+
+// A polite ask that opens its sentence as a question does, question mark or not: "Você poderia escrever …".
+const ASKS_AS_QUESTION = new RegExp(`^[^\\p{L}]*(?:(?:can|could|would|will) you|(?:você |vous |tu )?(?:${POLITE_ASKS}|podría|poderia))(?![\\p{L}])`, 'iu');
 
 // "I need a query that shows …", "Preciso de uma ata curta, em português, …", "Necesito una consulta que …":
 // the writer names what they want made. Not "I need a hand with …" or "I need to tell our client …".

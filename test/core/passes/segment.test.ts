@@ -156,6 +156,9 @@ describe('core/passes/segment', () => {
       assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${rule}`), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
       ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
+    // So does a polite ask without its question mark, before the closing rule.
+    assert.deepEqual(pinned('O cliente fez o pedido nº FJ-58213.\n\nVocê poderia escrever uma resposta para o cliente, propondo o reenvio. Use "você", não "o senhor".\n\nDesde já, muito obrigada!'),
+      ['Você poderia escrever uma resposta para o cliente, propondo o reenvio.', 'Use "você", não "o senhor".']);
     // The question that asks comes before the last rule about it: both are the request.
     assert.deepEqual(pinned('My retry decorator loops forever.\n\n```python\nwhile True: pass\n```\n\nCan you point out the bugs and show a fixed version? Keep the explanation to at most 5 bullet points.'),
       ['Can you point out the bugs and show a fixed version?', 'Keep the explanation to at most 5 bullet points.']);
@@ -191,6 +194,14 @@ describe('core/passes/segment', () => {
       ['Pourriez-vous traduire la clause 11.2 vers l\'anglais britannique ?']);
     assert.deepEqual(requests('Add a route to the orders service.\n\nCreate a new endpoint named ${input:endpointName} that does this: ${input:description}.'),
       ['Create a new endpoint named ${input:endpointName} that does this: ${input:description}.']);
+    // A question put to the model after paragraphs of background, in the writer's prose; and Japanese
+    // that asks as politely as "書き直していただけないでしょうか".
+    assert.deepEqual(requests('Hallo zusammen,\n\nich hoffe, es geht Ihnen gut!\n\nIch wohne in Berlin. Die Abrechnung kam am 14. März. Darin stehen 1.284,60 €. Im Vorjahr waren es 212,15 €. Der Hauswart kostet 947 €.\n\nKönnten Sie mir bitte einen höflichen Widerspruch formulieren? Nicht mit Anwalt drohen.\n\nLiebe Grüße\nJonas'),
+      ['Könnten Sie mir bitte einen höflichen Widerspruch formulieren?']);
+    assert.deepEqual(requests('下書きを作成しました。\n\nこの下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。日付は変更しないでください。'),
+      ['この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。']);
+    // A line of transcript or a rule of a list asks nothing of the model.
+    assert.deepEqual(requests('Summarise the call. Keep the names. Use English. Be brief. Mention every date.\n\nAna: Hi Ben, thanks for joining the call today.\nBen: Sure, happy to be here with you.\nAna: Could you send the deck after the meeting please?\nBen: Yes, I will send it by Friday afternoon.\n\n- Could you keep it short? That is the question we hear most.'), []);
     // An instruction that names the section it works on, by its tag; not one that describes the input.
     assert.deepEqual(requests('You are a security reviewer.\n\n<instructions>\nReview the diff in <diff> and report security issues only.\n</instructions>\n\n<diff>\n--- a/x.go\n+++ b/x.go\n</diff>'),
       ['Review the diff in <diff> and report security issues only.']);
