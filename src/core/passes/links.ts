@@ -67,6 +67,9 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: bo
   const after = doc.blocks.slice(at + 1).filter((b) => !b.removed);
   // Retrieved documents, a quoted draft: the text to work on where no block of material follows.
   let material = after.filter((b) => isMaterial(b) || isQuotation(b));
+  // "この下書きを…書き直して", "Rewrite this draft" after the quoted draft: the block just before.
+  const before = doc.blocks.slice(0, at).filter((b) => !b.removed && !isStructural(b)).at(-1);
+  if (material.length === 0 && before && isQuotation(before)) material = [before];
   const documents = material.length === 0;
   if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
   if (material.length !== 1) return;
@@ -99,8 +102,8 @@ const TABLE_WORD = /(?<![\p{L}])(?:table|tabelle|vergleichstabelle|tabla|tableau
 
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
-// A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »".
-const QUOTATION = /^[^«"“„]{0,40}[«"“„][^»"”“]{60,}[»"”“]\s*$/u;
+// A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »", "「佐々木様 …」".
+const QUOTATION = /^[^«"“„「『]{0,40}[«"“„「『][^»"”“」』]{60,}[»"”“」』]\s*$/u;
 const isQuotation = (block: Block): boolean =>
   block.kind === 'prose' && !isListItem(block) && block.sentences.length === 1 && QUOTATION.test(sentenceText(block.sentences[0]!));
 

@@ -85,7 +85,7 @@ const META = new Phrases(
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
     "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | je sais que | pour être honnête | honnêtement | " +
     'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá',
-  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
+  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
   ['entschuldig'],
 );
 /** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */

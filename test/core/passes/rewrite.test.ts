@@ -83,6 +83,8 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Could you let me know if anything is unclear, thanks! Run the tests.'), 'Run the tests.');
     assert.equal(rw('大家好，先谢谢了！代码如下。'), '代码如下。');
     assert.equal(rw("That's all I need, thanks! Run the tests."), 'Run the tests.');
+    // Keigo that asks nothing yet goes; "いただけ" is no "だけ" ("only") that would make it a rule.
+    assert.equal(rw('お忙しいところ恐れ入りますが、ご相談させていただけますでしょうか。\n\n来週、メールを送る必要があります。'), '来週、メールを送る必要があります。');
   });
 
   const examples: [string, string][] = [

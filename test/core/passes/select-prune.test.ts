@@ -1468,6 +1468,30 @@ describe('core/passes/select: the request with thanks at its end', () => {
   });
 });
 
+describe('core/passes/select: the draft a request points back at', () => {
+  it('keeps the quoted draft before "この下書きを…書き直していただけないでしょうか" with the request (50% and 45%, strict)', () => {
+    const text = [
+      'お疲れ様です。いつも大変お世話になっております。',
+      'お忙しいところ恐れ入りますが、ご相談させていただけますでしょうか。',
+      '',
+      '来週、取引先の株式会社ミナトロジスティクス（営業部の佐々木部長）宛てに、納期遅延のお詫びメールを送る必要がございます。下書きを作成しましたので、ご確認いただけますと幸いです。',
+      '',
+      '「佐々木様　いつもお世話になっております。ご注文いただいた型番KX-220のセンサー500個ですが、部品不足のため、当初の納期である6月28日に間に合いません。7月12日に300個、7月26日に残り200個の分納とさせてください。すみません。」',
+      '',
+      'この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。条件として、納期の日付と個数は絶対に変更しないでください。署名は「株式会社アサヒ精機　営業二課　高橋美咲」でお願いします。',
+      '',
+      'お手数をおかけして申し訳ございませんが、何卒よろしくお願い申し上げます。',
+    ].join('\n');
+    // Before, the draft went and "お忙しいところ恐れ入りますが、ご相談させていただけますでしょうか。" stayed.
+    for (const budget of ['50%', '45%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.match(out, /7月12日に300個/, budget);
+      assert.match(out, /この下書きを/, budget);
+      assert.doesNotMatch(out, /恐れ入ります/, budget);
+    }
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');
