@@ -76,7 +76,8 @@ export const rewrite: Pass = {
 };
 
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
-const OPENS_CLAUSE_BEFORE = /(?:,|(?:^|\s)(?:and|but|so|or|yet|because|though))\s*$/i;
+// Not the "so" of "say so honestly" or "do so", which stands for what is said or done.
+const OPENS_CLAUSE_BEFORE = /(?:,|(?:^|\s)(?:and|but|(?<!\b(?:say|said|says|do|did|does|done|think|thought)\s)so|or|yet|because|though))\s*$/i;
 // "You should be able to recommend …" says what the model can do: "Be able to recommend" is no order.
 const BE_ABLE = /^\s+be able\b/i;
 // "… reply with the solution, not write any explanations": a second verb under the opener's "you".

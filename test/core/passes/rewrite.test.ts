@@ -321,6 +321,9 @@ describe('core/passes/rewrite', () => {
   it('keeps an adverb that says how ("answer it honestly", "translate it literally"), drops it as filler where it opens a clause', () => {
     assert.equal(rw("If someone asks your age, answer it honestly, but don't share much."), "If someone asks your age, answer it honestly, but don't share much.");
     assert.equal(rw('Translate it literally.'), 'Translate it literally.');
+    // "say so honestly": "so" stands for what is said; before, "honestly" went as if "so" opened a clause.
+    assert.equal(rw("If you don't know, say so honestly and offer a ticket."), "If you don't know, say so honestly and offer a ticket.");
+    assert.equal(rw('It is late, so honestly we can skip it.'), "It's late, so we can skip it.");
     assert.equal(rw('The code is, honestly, a mess.'), 'The code is a mess.');
     assert.equal(rw('It is long, and honestly some clauses are boring.'), "It's long, and some clauses are boring.");
   });
