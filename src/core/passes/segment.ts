@@ -465,7 +465,7 @@ function pairTagBlocks(blocks: Block[]): void {
 const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
-const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
+const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
 
 /**
  * A line that titles a retrieved document and is followed by its text is a heading (level 6): the

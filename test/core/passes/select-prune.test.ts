@@ -1492,6 +1492,19 @@ describe('core/passes/select: the draft a request points back at', () => {
   });
 });
 
+describe('core/passes/select: a line that announces examples', () => {
+  it('keeps "Here are some examples." only with an example under it', () => {
+    const examples = ['Where is my order? It was due Tuesday.|SHIPPING_STATUS', 'I cannot log in, the reset email never comes.|ACCOUNT_ACCESS', 'The lid cracked after two uses.|PRODUCT_QUESTION', 'I want a full refund to my Visa.|REFUND']
+      .map((e) => `Message: "${e.split('|')[0]}"\nIntent: ${e.split('|')[1]}`).join('\n\n');
+    const text = `Classify each customer message into one of these intents: REFUND, SHIPPING_STATUS, ACCOUNT_ACCESS, PRODUCT_QUESTION, OTHER. Respond with the label only.\n\nIf a message has two intents, pick the one the customer is most upset about. Do not use REFUND unless the customer asks for money back.\n\nHere are some examples.\n\n${examples}\n\nNow classify this message:\n\nMessage: "I got the wrong model and want my $89 back."\nIntent:`;
+    // Before, at 50% the line stood over nothing: every example had gone.
+    for (let percent = 20; percent <= 80; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('Here are some examples.')) assert.match(out, /Here are some examples\.\n\nMessage: "[^"]+"\nIntent: [A-Z_]+\n/, `${percent}%: ${out}`);
+    }
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');
