@@ -195,7 +195,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
         // A retrieved document's first sentence that opens on its header ("[Doc 1] Release notes v4.8.2: Fixed
         // …") is text and its title at once: the document's later sentences say whose they are only with it.
-        else if (previous && SOURCE_HEADER.test(text)) titled = previous;
+        else if (previous && SOURCE_HEADER.test(text)) {
+          titled = previous;
+          // "[Doc 4] Parks Department newsletter, August 2024." names its source and says nothing of its own:
+          // a title over the text after it, never kept alone.
+          if (sentence !== kept[kept.length - 1] && namesSourceOnly(text)) previous.score = 0;
+        }
       }
     }
     if (glued && glued.indent === indent && units.length > first) units[first]!.head ??= glued.unit;
@@ -382,6 +387,14 @@ const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly
  * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
  * Verify setup**"); "[Doc 1] Release notes v4.8.2: Fixed …." is text itself.
  */
+
+/** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
+function namesSourceOnly(text: string): boolean {
+  const rest = text.replace(SOURCE_HEADER, '').trim();
+  return !/[:：]/.test(rest) && rest.split(/\s+/).length <= MAX_SOURCE_NAME_WORDS;
+}
+const MAX_SOURCE_NAME_WORDS = 10;
+
 const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text)) || isLabel(text) || isCapitalTitle(text);
 
 /** A clause title in capitals opening its paragraph: "CLÁUSULA SEGUNDA – DO PRAZO.", "SECTION 4. PAYMENT." */

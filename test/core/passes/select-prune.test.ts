@@ -1505,6 +1505,27 @@ describe('core/passes/select: a line that announces examples', () => {
   });
 });
 
+describe('core/passes/select: a retrieved document\'s title', () => {
+  it('keeps "[Doc 4] Parks Department newsletter, August 2024." only with a sentence of its document', () => {
+    const text = [
+      'Use the sources below to answer the question at the end. Base your answer only on these sources.',
+      '[Doc 1] City Council minutes, 12 March 2024. The council voted 7–2 to approve the Riverside Bike Lane project with a budget of $2.4 million. Construction was scheduled to finish by November 2024.',
+      '[Doc 2] Local newspaper "The Harbor Gazette", 3 May 2024. A new bakery opened on Main Street. The bakery is open Tuesday to Sunday from 7 am to 3 pm.',
+      '[Doc 3] Public Works update, 18 September 2024. The new completion date is March 2025. The revised budget is $2.9 million, an increase of $500,000.',
+      '[Doc 4] Parks Department newsletter, August 2024. Summer concerts in Lakeside Park attracted over 5,000 visitors.',
+      'Question: What is the current budget and completion date of the Riverside Bike Lane?',
+    ].join('\n\n');
+    const task = 'What is the current budget and completion date of the Riverside Bike Lane?';
+    // Before, at 50% with the question as task, "[Doc 4] …, August 2024." stood alone: its date made it specific.
+    for (const t of [task, undefined]) {
+      for (let percent = 20; percent <= 80; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode: 'strict', task: t }).text;
+        for (const line of out.split('\n')) if (/^\[Doc \d\]/.test(line)) assert.match(line, /^\[Doc \d\][^.]+\d{4}\. \S/, `${percent}% ${t ? 'task' : 'no task'}: ${line}`);
+      }
+    }
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');
