@@ -1526,6 +1526,23 @@ describe('core/passes/select: a retrieved document\'s title', () => {
   });
 });
 
+describe('core/passes/select: an excerpt under "Source: …"', () => {
+  it('keeps an excerpt\'s sentences only with the line that names their source', () => {
+    const text = [
+      'You are a research assistant helping a pharmacist. Quote exact dosage numbers from the sources. If an excerpt is about a different drug, ignore it.',
+      'Source: Product monograph, Amoxiclav 875/125 tablets (2023 revision)\nThe usual adult dose is one 875/125 mg tablet every 12 hours. For patients with a creatinine clearance below 30 mL/min, the 875/125 mg tablet should not be used.',
+      'Source: Hospital formulary note, Metformin extended release\nMetformin XR is contraindicated when eGFR is below 30 mL/min. Do not crush or chew the tablets.',
+      'Source: Patient leaflet, Ibuprofen 200 mg\nAdults may take one or two tablets every four to six hours. Do not exceed six tablets in 24 hours.',
+      'Question: A patient with a creatinine clearance of 22 mL/min has been prescribed Amoxiclav 875/125 mg twice daily. Is this appropriate?',
+    ].join('\n\n');
+    // Before, "Do not crush or chew the tablets." could stand without "Source: … Metformin …": advice for another drug.
+    for (let percent = 25; percent <= 85; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      for (const block of out.split('\n\n').slice(1, -1)) assert.match(block, /^Source: [^\n]+\n\S/, `${percent}%: ${block}`);
+    }
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');
