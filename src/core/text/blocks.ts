@@ -188,7 +188,7 @@ class Scanner {
     // than markdown-it's table rule, which makes tokens of every cell.
     const table = t.includes('|') ? matchTable(this.line, i, to) : -1;
     if (table >= 0) return this.emit('table', i, table + 1);
-    const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to);
+    const data = matchJson(this.line, i, to) ?? matchYaml(this.line, i, to) ?? matchProperties(this.line, i, to);
     if (data !== null) return this.emit('data', i, data + 1);
     return this.markdown(i, to);
   }
@@ -655,6 +655,16 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** "invoice.create.button = Create invoice", "API_URL=https://…": a key and its value on each line (.properties, .env, INI). */
+const PROPERTY_LINE = /^\s*[A-Za-z_][\w.-]*\s*=(?!=)\s*\S/;
+
+/** Lines of `key = value` pairs from line i (three or more): one block of data, never cut inside a value. */
+function matchProperties(line: LineAt, i: number, to: number): number | null {
+  let j = i;
+  while (j < to && PROPERTY_LINE.test(line(j))) j++;
+  return j - i >= 3 ? j - 1 : null;
 }
 
 function matchYaml(line: LineAt, i: number, to: number): number | null {

@@ -124,6 +124,17 @@ describe('core/text/blocks', () => {
     assert.deepEqual(blocks('<keep>\n- a\n\n- b\n</keep>\n{"a": [1, 2]}\n\n- name: web\n  port: 80'), ['keep:|<keep>\n- a\n\n- b\n</keep>', 'data:|{"a": [1, 2]}', 'data:|- name: web\n  port: 80']);
   });
 
+  it('reads lines of key = value pairs (.properties, .env) as one block of data, never cut inside a value', () => {
+    // Before, a list of UI strings to translate was prose: "customer.list.empty = You don't have any customers
+    // yet." lost its second sentence and "Check your connection and try again." its key.
+    const strings = 'invoice.create.button = Create invoice\ncustomer.list.empty = You don\'t have any customers yet. Add your first customer.\nerror.network = We couldn\'t reach the server. Check your connection.';
+    assert.deepEqual(blocks(`Strings:\n\n${strings}`), ['prose:|Strings:', `data:|${strings}`]);
+    assert.deepEqual(blocks('API_URL=https://api.example.com\nAPI_KEY=abc123\nDEBUG=false'), ['data:|API_URL=https://api.example.com\nAPI_KEY=abc123\nDEBUG=false']);
+    // Two lines, or an equation in prose, are text.
+    assert.deepEqual(blocks('a = 1\nb = 2'), ['prose:|a = 1\nb = 2']);
+    assert.deepEqual(blocks('The total = price × quantity, rounded.'), ['prose:|The total = price × quantity, rounded.']);
+  });
+
   it('splits a paragraph at lines with markers CommonMark does not know', () => {
     assert.deepEqual(blocks('Steps:\n• one\n• two\na) first\n3. third'), ['prose:|Steps:', 'prose:• |one', 'prose:• |two', 'prose:a) |first', 'prose:3. |third']);
   });
