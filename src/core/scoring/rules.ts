@@ -79,7 +79,7 @@ const META = new Phrases(
     "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
     "i know it's | i know it’s | i know it is | i know that's | i know that’s | i know this is | " +
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
-    "i'm no expert | is rusty | i'd do it myself | " +
+    "i'm no expert | is rusty | i'd do it myself | a few notes so | a couple of notes so | so you don't trip | so you do not trip | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
     'gracias | espero que | no se me da | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
