@@ -30,7 +30,7 @@ export interface Sentence {
   pinned?: boolean;
   /**
    * What the prompt asks (its first question or instruction, a sentence holding a template slot such as
-   * `${input:name}`): ranked first, but it competes for the budget like every other unit.
+   * `${input:name}`): ranked first in strict mode, kept whatever the budget in relaxed mode.
    */
   request?: boolean;
   /** The input the prompt closes on ('My first request is "…"', a template slot): pinned, and above the role. */
@@ -117,8 +117,11 @@ export const indentOf = (text: string): number => /^\s*/.exec(text)![0].length;
 /** Blocks kept or dropped whole whose loss breaks the budget promise in strict mode (soft limit). */
 export const isProtected = (block: Block): boolean => block.kind !== 'prose' && block.kind !== 'example' && !isStructural(block);
 
-/** What relaxed mode keeps whatever the budget, in prose: the role, the final request, <keep> text. */
-export const isFixedSentence = (sentence: Sentence): boolean => !!sentence.pinned || sentence.userKept;
+/**
+ * What relaxed mode keeps whatever the budget, in prose: the role, what the prompt asks (its request, its
+ * final input), <keep> text. A code block that fills the budget leaves the request with it, not alone.
+ */
+export const isFixedSentence = (sentence: Sentence): boolean => !!sentence.pinned || sentence.userKept || !!sentence.request;
 
 /**
  * What relaxed mode keeps whatever the budget, as a block: protected blocks and front matter, and an

@@ -59,6 +59,17 @@ describe('core/optimize', () => {
     assert.match(optimize({ text, budget: 20, mode: 'strict' }).text, /\n\n　鈴木より/);
   });
 
+  it('keeps the request in relaxed mode when the code it keeps fills the budget', () => {
+    const schema = '```sql\nCREATE TABLE customers (\n  id SERIAL PRIMARY KEY,\n  email TEXT NOT NULL UNIQUE,\n  country CHAR(2) NOT NULL,\n  created_at TIMESTAMPTZ NOT NULL DEFAULT now()\n);\n\nCREATE TABLE orders (\n  id SERIAL PRIMARY KEY,\n  customer_id INT NOT NULL REFERENCES customers(id),\n  status TEXT NOT NULL CHECK (status IN (\'pending\', \'paid\', \'refunded\', \'cancelled\')),\n  total_cents INT NOT NULL,\n  placed_at TIMESTAMPTZ NOT NULL\n);\n```';
+    const request = 'What I need is a query that lists, for each country, the number of distinct customers who placed at least two paid orders in 2024, with the total revenue from those orders in euros.';
+    const text = `Hey there! Hope your day is going well. I run a small online bookshop and I am trying to pull a report out of our Postgres database. Here is the schema:\n\n${schema}\n\n${request} Refunded and cancelled orders should not count. Sort the result by revenue, highest first.\n\nI tried a single GROUP BY but the numbers came out too high. We are on Postgres 15. Thanks so much in advance!`;
+    // Before, at 50% the output was the greeting, the schema and a rule about "such customers": no query asked for.
+    for (const budget of ['60%', '50%', '40%']) {
+      const r = optimize({ text, budget, mode: 'relaxed' });
+      assert.ok(r.text.includes(schema) && r.text.includes(request), `${budget}: ${r.text}`);
+    }
+  });
+
   it('runs only the meaning-preserving passes when the budget is not binding', () => {
     const r = optimize({ text: 'Please note that the build is slow.', budget: 1000 });
     // Articles stay: at a budget the prompt already fits, the output reads as the user wrote it.

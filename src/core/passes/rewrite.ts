@@ -124,9 +124,9 @@ function dropFiller(pieces: Piece[]): boolean {
   return changed;
 }
 
-/** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
 const GERMAN_SUBORDINATE = /^[ \t]*(?:dass|daß|ob|wenn|weil|wie|was|wer|wo|wann|warum|damit|sodass|falls|bevor|nachdem|obwohl)(?![\p{L}])/iu;
 
+/** Rewrites the text of one free piece; `opensSentence` tells whether offset 0 starts its sentence. */
 function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<PhraseDictionary, 'find'>): string {
   let out = '';
   let cursor = 0;
@@ -177,9 +177,13 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
   }
   if (cursor === 0) return text;
   out += capitalize ? upperFirst(text.slice(cursor)) : text.slice(cursor);
-  // A space before punctuation that ends a clause goes ("it ."), not before a word that starts with it (".NET").
-  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, '$1').replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
+  // A space before punctuation that ends a clause goes ("it ."), not before a word that starts with it (".NET"),
+  // nor where the writer puts one, as French does ("c'est gentil !").
+  const spaced = new Set<string>();
+  for (const m of text.matchAll(SPACED_MARK)) spaced.add(m[1]!);
+  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, (all, mark: string) => (spaced.has(mark) ? all : mark)).replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
 }
+const SPACED_MARK = /[ \u00a0\u202f]([;!?])(?=\s|$)/g;
 
 const MENTIONED_AFTER = /(?:^|[^\p{L}])(?:with|say|says|saying|word|mit|sag|sagen|con|decir|di|avec|dire|dis|com|dizer|diga)\s+$/iu;
 

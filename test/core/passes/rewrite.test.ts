@@ -283,6 +283,13 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Dime, por favor, si falta algo.'), 'Dime si falta algo.');
   });
 
+  it('keeps the space French puts before "!" and "?" where a filler word goes', () => {
+    // Before, "c'est vraiment gentil !" became "c'est gentil!".
+    assert.equal(rw("Merci, c'est vraiment gentil ! Réécrivez le texte."), "Merci, c'est gentil ! Réécrivez le texte.");
+    assert.equal(rw('Est-ce vraiment clair ? Relisez.'), 'Est-ce clair ? Relisez.');
+    assert.equal(rw('This is really very important .'), 'This is important.');
+  });
+
   it('keeps a hard-wrapped prompt\'s lines: a phrase broken across two lines stays as written', () => {
     // Before, "a passing unit test is\nnot runtime evidence" became "… test isn't runtime evidence" on one line.
     assert.equal(rw('A passing unit test is\nnot runtime evidence.'), 'A passing unit test is\nnot runtime evidence.');
