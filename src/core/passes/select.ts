@@ -233,6 +233,8 @@ function saysSomething(unit: Unit, texts: readonly string[]): boolean {
   // A later clause alone ("keep the list alphabetical") leans on the first unless it states a rule or a
   // fact of its own ("it should only retry on ConnectionError"), or tells the model with its own subject
   // what to do (", you have to write a prompt about it": a comma splice).
+  // A sentence's opening condition alone is no sentence: "If a requirement is ambiguous, especially around tax".
+  if (unit.clause === 0 && SUBORDINATE_OPENING.test(text)) return false;
   const said = unit.clause === 0 ? text : text.replace(SEPARATOR_OPENING, '');
   const ownValue = ruleValue(text, 0) > 0 || ((unit.clause === 0 || (!unit.head && /^you\s/i.test(said))) && isInstruction(said));
   return ownValue && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
@@ -258,6 +260,7 @@ function dropsConstraint(unit: Unit, texts: readonly string[]): boolean {
 }
 
 const SEPARATOR_OPENING = /^[\s,;—–-]+/;
+const SUBORDINATE_OPENING = /^[^\p{L}]*(?:if|when|whenever|unless|while|because|since|although|though|once|before|after|until|as long as|in case|even if)\b/iu;
 const CONTRAST = /^[\s,;—–-]*(?:but|yet|though|although|however|except|while|whereas)\b/i;
 
 /** The text of each clause of a sentence, by the clauses clauseUnits found for it. */

@@ -1543,6 +1543,18 @@ describe('core/passes/select: an excerpt under "Source: …"', () => {
   });
 });
 
+describe('core/passes/select: a rule\'s condition', () => {
+  it('never keeps a sentence\'s opening condition without its main clause', () => {
+    const text = '# Billing rules\n\nAll money amounts are integers in cents. Never use floats for money.\n\nIf a requirement is ambiguous, especially around tax, rounding or currency conversion, stop and ask instead of guessing. It is fine to leave a `// TODO(billing):` comment with the open question.\n\nUse the shared `Money` type for every amount, and format it with `formatMoney` only in the UI layer.';
+    // Before, at 50% "If a requirement is ambiguous, especially around tax." stood as the rule.
+    for (let percent = 20; percent <= 90; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      assert.ok(!/If a requirement is ambiguous[^.]*\.(?!.*stop and ask)/s.test(out) || out.includes('stop and ask'), `${percent}%: ${out}`);
+      assert.doesNotMatch(out, /especially around tax\./, `${percent}%`);
+    }
+  });
+});
+
 describe('core/passes/prune capitalisation', () => {
   it('keeps a capital at the start of a sentence whose first word was pruned', () => {
     const doc = parse('Obviously the event was held at the arena.');
