@@ -74,6 +74,11 @@ const HTML_CLOSED_BY: readonly (readonly [RegExp, RegExp, BlockKind])[] = [
   [/^<![A-Za-z]/, />/, 'markup'],
   [/^<!\[CDATA\[/, /\]\]>/, 'markup'],
 ];
+const PYTHON_TRACE = /^[ \t]*Traceback \(most recent call last\):[ \t]*$/;
+/** "TypeError: …", "java.lang.NullPointerException: …", "Error: connect ECONNREFUSED": an exception thrown. */
+const EXCEPTION_LINE = /^[ \t]*(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Exit|Interrupt|Warning)\b:?(?: .*)?$|^[ \t]*Error: /;
+/** A frame of a JVM, .NET or JavaScript stack: "    at com.acme.Foo.bar(Foo.java:12)", "    at run (/app/x.js:3:9)". */
+const STACK_FRAME = /^[ \t]+at [\w$.<>\[\]`]+.*[(:)\d][ \t]*$/;
 /** Tag names of sections that hold code, a diff, a log or a trace, not prose. */
 const CODE_TAG = /^(?:diff|patch|code|source_?code|snippet|log|logs|stack_?trace|traceback|terminal|console|shell|bash|sql|json|yaml|html|css)$/;
 /** A unified diff's header lines: "--- a/file", "+++ b/file", "@@ -40,7 +40,9 @@". */
@@ -180,6 +185,10 @@ class Scanner {
       this.emit('code', i + 1, end);
       return this.emit('markup', end, end + 1);
     }
+    // A stack trace pasted without a fence ("Traceback (most recent call last):", "    at com.acme.Foo(Foo.java:12)")
+    // is one block of code: read as Markdown, its frames were sentences that selection took apart.
+    const trace = this.traceEnd(i, to);
+    if (trace >= 0) return this.emit('code', i, trace + 1);
     // A template expression left open at the line's end ("${FOCUS == "All" ?" … ": ""}") is one block to
     // the line that closes it: cut apart, it breaks.
     const expression = t.includes('${') ? this.expressionEnd(i, to) : -1;
@@ -213,6 +222,26 @@ class Scanner {
     if (CODE_TAG.test(name)) return end;
     for (let k = i + 1; k < end; k++) if (DIFF_LINE.test(this.line(k))) return end;
     return -1;
+  }
+
+  /** The last line of a stack trace that starts at line i, or -1. */
+  private traceEnd(i: number, to: number): number {
+    const first = this.line(i);
+    if (PYTHON_TRACE.test(first)) {
+      let k = i + 1;
+      while (k < to && /^[ \t]+\S/.test(this.line(k))) k++;
+      // The exception that ends it: "TypeError: unsupported format string …".
+      return k < to && EXCEPTION_LINE.test(this.line(k)) ? k : k - 1;
+    }
+    if (!EXCEPTION_LINE.test(first) && !/^Exception in thread /.test(first)) return -1;
+    let k = i + 1;
+    let frames = 0;
+    for (; k < to; k++) {
+      const t = this.line(k);
+      if (STACK_FRAME.test(t)) frames++;
+      else if (!/^(?:Caused by: |\s+\.\.\. \d+ more)/.test(t)) break;
+    }
+    return frames >= 2 ? k - 1 : -1;
   }
 
   /** The line that closes the `${…}` expression line i leaves open, or -1 (none open, or none closes it in reach). */

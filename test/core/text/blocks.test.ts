@@ -135,6 +135,17 @@ describe('core/text/blocks', () => {
     assert.deepEqual(blocks('The total = price × quantity, rounded.'), ['prose:|The total = price × quantity, rounded.']);
   });
 
+  it('reads a stack trace pasted without a fence as one block of code', () => {
+    // Before, the frames of a Python traceback were sentences: at 50% the "File …" lines went and a lone
+    // frame stayed over the exception.
+    const python = 'Traceback (most recent call last):\n  File "/app/views.py", line 84, in order_detail\n    context = build(order)\n  File "/app/dates.py", line 12, in format_window\n    return f"{start:%d %b}"\nTypeError: unsupported format string passed to NoneType.__format__';
+    assert.deepEqual(blocks(`Here is the traceback:\n\n${python}\n\nWhat is wrong?`), ['prose:|Here is the traceback:', `code:|${python}`, 'prose:|What is wrong?']);
+    const java = 'java.lang.NullPointerException: Cannot invoke "String.length()"\n    at com.acme.Orders.total(Orders.java:42)\n    at com.acme.Api.handle(Api.java:17)\nCaused by: java.io.IOException: closed\n    ... 3 more';
+    assert.deepEqual(blocks(java), [`code:|${java}`]);
+    // A sentence that names an error is text.
+    assert.deepEqual(blocks('TypeError: the value was null. Fix it.'), ['prose:|TypeError: the value was null. Fix it.']);
+  });
+
   it('splits a paragraph at lines with markers CommonMark does not know', () => {
     assert.deepEqual(blocks('Steps:\n• one\n• two\na) first\n3. third'), ['prose:|Steps:', 'prose:• |one', 'prose:• |two', 'prose:a) |first', 'prose:3. |third']);
   });
