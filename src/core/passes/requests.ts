@@ -182,7 +182,7 @@ const ASKS_AS_QUESTION = new RegExp(`^[^\\p{L}]*(?:(?:can|could|would|will) you|
 
 // "I need a query that shows …", "Preciso de uma ata curta, em português, …", "Necesito una consulta que …":
 // the writer names what they want made. Not "I need a hand with …" or "I need to tell our client …".
-const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|necesito|preciso de|j'ai besoin d'|ich brauche)\s+(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b)\p{L}/iu;
+const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|i would need|i'd need|necesito|necesitaría|preciso de|precisaria de|j'ai besoin d'|j'aurais besoin d'|ich brauche|ich bräuchte|wir bräuchten)\s+(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b)\p{L}/iu;
 
 // "I need weekly revenue … from this table:": a need that shows its material asks for it.
 export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;

@@ -81,6 +81,7 @@ const META = new Phrases(
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
     "i'm no expert | is rusty | i'd do it myself | a few notes so | a couple of notes so | so you don't trip | so you do not trip | " +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
+    'ich hätte da mal eine frage | wenn du mir helfen könntest | wenn sie mir helfen könnten | wenn ihr mir helfen könntet | ' +
     'gracias | espero que | no se me da | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
     "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | je sais que | pour être honnête | honnêtement | " +

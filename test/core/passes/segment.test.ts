@@ -200,6 +200,9 @@ describe('core/passes/segment', () => {
       ['Könnten Sie mir bitte einen höflichen Widerspruch formulieren?']);
     assert.deepEqual(requests('下書きを作成しました。\n\nこの下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。日付は変更しないでください。'),
       ['この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。']);
+    // What the writer would need, in the conditional, after talk that asks for help not yet named.
+    assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
+      ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
     // A line of transcript or a rule of a list asks nothing of the model.
     assert.deepEqual(requests('Summarise the call. Keep the names. Use English. Be brief. Mention every date.\n\nAna: Hi Ben, thanks for joining the call today.\nBen: Sure, happy to be here with you.\nAna: Could you send the deck after the meeting please?\nBen: Yes, I will send it by Friday afternoon.\n\n- Could you keep it short? That is the question we hear most.'), []);
     // An instruction that names the section it works on, by its tag; not one that describes the input.

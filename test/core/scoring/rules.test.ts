@@ -26,6 +26,7 @@ describe('core/scoring/rules', () => {
     'Could you let me know if anything is unclear, thanks!', 'Sorry for the long message, thanks!',
     // The file's own preface: before, it stood at 50% where `cargo clippy` went.
     "A few notes so you don't trip over the same things the rest of us did.",
+    'Ich hätte da mal eine Frage und wäre dir wirklich sehr dankbar, wenn du mir helfen könntest, weil ich mit Excel nicht gut bin.',
   ];
   for (const sentence of meta) it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
