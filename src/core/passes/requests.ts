@@ -101,7 +101,9 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   const asks = (s: Sentence) => /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s));
   // Under a section heading, a plain instruction is that section's last rule ("## Working Style … Prefer
   // a few high-value scenarios."), not the prompt's request, unless the section is the task.
-  const section = sectionTitle(blocks, lastProse);
+  // So under a label that opens its paragraph ("Output:", then the format's rules), unless it names the task.
+  const labelLine = last.sentences.length > 1 ? sentenceText(last.sentences[0]!) : '';
+  const section = sectionTitle(blocks, lastProse) ?? (LABEL_LINE.test(labelLine) ? labelLine : null);
   // What to do once the work is done ("When you're done, run … and give me a short summary") closes the
   // whole prompt, whatever section it stands in.
   const request = closing.find((s) => asks(s) || (s.instruction && (section === null || TASK_SECTION.test(section))) || (english && asksOnCompletion(sentenceText(s))));
@@ -138,6 +140,11 @@ function sectionTitle(blocks: readonly Block[], index: number): string | null {
   return null;
 }
 
+// "Task:", "Your task:", "Aufgabe:", "Tarea:", "任务：": the label over what the prompt asks.
+const TASK_LABEL = /^[^\p{L}]*(?:(?:your|the) )?(?:task|aufgabe|tarea|tâche|tarefa|任务|タスク)\s*[:：]$/iu;
+// "Output:", "Constraints:": a label alone on the line that opens its paragraph.
+const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
+
 // A section that holds the prompt's task or input: "## Task", "## Your request", "### Question", "## Aufgabe".
 const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|job)|now)\b|aufgabe|anfrage|frage|tarea|pregunta|solicitud|tâche|demande|tarefa|pergunta|pedido|任务|问题|要求|タスク|質問|依頼/i;
 
@@ -160,8 +167,10 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // Past the opening, a question put to the model in so many words ("Könnten Sie mir … einen Widerspruch
   // formulieren?" after two paragraphs of background), in the writer's own prose.
   const asked = (s: Sentence) => !s.pinned && ASKS_AS_QUESTION.test(sentenceText(s)) && !isListItem(blockOf(s)) && !blockOf(s).verbatim && !said(s);
+  // "Task:" alone on the line over what to do ("Task:\nWrite a reusable prompt that …"): its first instruction.
+  const tasked = prose.find((b) => b.sentences.length > 1 && !b.verbatim && TASK_LABEL.test(sentenceText(b.sentences[0]!)))?.sentences.slice(1).find((s) => s.instruction && !s.pinned);
   const first =
-    opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? prose.flatMap((b) => b.sentences).find(asked);
+    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? prose.flatMap((b) => b.sentences).find(asked);
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }

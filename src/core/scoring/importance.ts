@@ -52,6 +52,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     if (block.kind === 'heading' && (block.level ?? 1) < LEAD_IN_LEVEL) taskSection = TASK_TITLE.test(block.body.trim());
     if (block.removed || block.kind !== 'prose') continue;
     if (taskSection && !block.verbatim) for (const s of block.sentences) inTask.add(s);
+    // "Task:" on a line of its own over what the prompt asks, as a "## Task" heading is.
+    const label = block.sentences[0] && block.sentences.length > 1 ? sentenceText(block.sentences[0]) : '';
+    if (label && !block.verbatim && LABEL_LINE.test(label) && TASK_TITLE.test(label)) for (const s of block.sentences.slice(1)) inTask.add(s);
     const listed = isListItem(block);
     block.sentences.forEach((sentence, i) => {
       if (sentence.removed) return;
@@ -114,6 +117,8 @@ export function rankSentences(doc: Doc): RankedSentence[] {
 
 // "## Your task", "## Task", "## Goal", "## Aufgabe", "## Tarea", "## Tâche", "## 任务".
 const TASK_TITLE = /^(?:#{1,6}\s*)?(?:\*\*)?(?:your\s+|the\s+)?(?:task|job|goal|objective|assignment|aufgabe|deine aufgabe|ihre aufgabe|tarea|tu tarea|tâche|votre tâche|ta tâche|tarefa|sua tarefa|任务|你的任务|タスク)(?![\p{L}])/iu;
+
+const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
 
 /** What the prompt is about, named ("This is the monorepo for Harborlight, …"), ranks with its task. */
 const SUBJECT_STATEMENT = 0.3;

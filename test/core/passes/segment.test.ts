@@ -156,6 +156,8 @@ describe('core/passes/segment', () => {
       assert.deepEqual(pinned(`Act as a guide. You will suggest sights. ${rule}`), ['Act as a guide.']);
     assert.deepEqual(pinned('Act as a tech writer. You will write guides. These are the steps of the app: "1. Click on download 2. Install the file."'),
       ['Act as a tech writer.', 'These are the steps of the app: "1. Click on download 2. Install the file."']);
+    // Under a label that opens its paragraph ("Output:"), the last rule is that section's, not the request.
+    assert.deepEqual(pinned('Task:\nWrite a reusable prompt that proposes subject lines.\n\nOutput:\nReturn the prompt in a code block. Do not add examples outside it.'), []);
     // So does a polite ask without its question mark, before the closing rule.
     assert.deepEqual(pinned('O cliente fez o pedido nº FJ-58213.\n\nVocê poderia escrever uma resposta para o cliente, propondo o reenvio. Use "você", não "o senhor".\n\nDesde já, muito obrigada!'),
       ['Você poderia escrever uma resposta para o cliente, propondo o reenvio.', 'Use "você", não "o senhor".']);
@@ -203,6 +205,9 @@ describe('core/passes/segment', () => {
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
+    // The first instruction under a "Task:" label, in a Context/Task/Constraints/Output layout.
+    assert.deepEqual(requests('Context:\nWe run a weekly newsletter for bookshop owners.\n\nTask:\nWrite a reusable prompt that proposes subject lines. It should name the audience.\n\nOutput:\nReturn the prompt in a code block. Do not add examples outside it.'),
+      ['Write a reusable prompt that proposes subject lines.']);
     // A line of transcript or a rule of a list asks nothing of the model.
     assert.deepEqual(requests('Summarise the call. Keep the names. Use English. Be brief. Mention every date.\n\nAna: Hi Ben, thanks for joining the call today.\nBen: Sure, happy to be here with you.\nAna: Could you send the deck after the meeting please?\nBen: Yes, I will send it by Friday afternoon.\n\n- Could you keep it short? That is the question we hear most.'), []);
     // An instruction that names the section it works on, by its tag; not one that describes the input.

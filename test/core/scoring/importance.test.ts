@@ -90,6 +90,15 @@ describe('core/scoring/importance: a section titled as the task', () => {
       assert.ok(score('Extract the fields') - score('Extract the totals') > 0.2, `task ${JSON.stringify(task)}: ${score('Extract the fields')} vs ${score('Extract the totals')}`);
     }
   });
+
+  it('does so under a "Task:" label on a line of its own, as prompts laid out as Context/Task/Output have it', () => {
+    const text =
+      'Context:\nWe run a weekly newsletter for bookshop owners.\n\nTask:\nWrite a reusable prompt for subject lines. The prompt you write should name the audience and what to avoid.\n\n' +
+      'Notes:\nThe list you keep should name the audience and what to avoid.';
+    const ranked = rankSentences(segment(text, '', tokenizerFor('o200k_base')));
+    const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+    assert.ok(score('The prompt you write') - score('The list you keep') > 0.2, `${score('The prompt you write')} vs ${score('The list you keep')}`);
+  });
 });
 
 describe('core/scoring/importance with a task', () => {
