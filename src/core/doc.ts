@@ -334,7 +334,7 @@ function strayRules(blocks: readonly Block[]): Set<Block> {
 
 const isRule = (block: Block): boolean => block.kind === 'markup' && /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(block.body);
 
-const isSpacer = (block: Block): boolean => block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body);
+export const isSpacer = (block: Block): boolean => block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body);
 
 /** Estimated tokens of the rendered text from per-unit counts, without re-tokenizing. */
 export function estimateTokens(doc: Doc): number {

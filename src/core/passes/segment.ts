@@ -1,4 +1,4 @@
-import { indentOf, isListItem, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { indentOf, isListItem, isSpacer, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
@@ -211,7 +211,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
     else if (block.kind === 'prose') {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
-      const source = SOURCE_HEADER.test(block.prefix + first) || SOURCE_LABEL.test(first);
+      const source = SOURCE_HEADER.test(block.prefix + first);
       if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || quotedMaterial.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
@@ -227,7 +227,7 @@ function blockquoteMaterial(blocks: readonly Block[]): Set<Block> {
   const material = new Set<Block>();
   let callout: boolean | undefined; // of the blockquote being read; undefined outside one
   for (const block of blocks) {
-    const inQuote = block.prefix.trimStart().startsWith('>') || (block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body));
+    const inQuote = block.prefix.trimStart().startsWith('>') || isSpacer(block);
     if (!inQuote) {
       callout = undefined;
       continue;
@@ -313,9 +313,6 @@ function splitBracketTitles(blocks: Block[]): void {
 // A title in lenticular brackets opening its line, as Chinese and Japanese prompts mark sections: "【用語集】".
 const BRACKET_TITLE = /^【([^】\n]{1,20})】$/u;
 
-// "Source: Product monograph, Amoxiclav 875/125 (2023 revision)", then the excerpt: a retrieved document
-// named without a number.
-const SOURCE_LABEL = /^(?:source|document|excerpt|passage|fuente|quelle|documento|extrait|trecho|来源|出典)\s*[:：]\s*\S/iu;
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
 

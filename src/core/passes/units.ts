@@ -383,11 +383,6 @@ const BARE_QUESTION = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’,-]+\s*){1,6}[?？]$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
 
-/**
- * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
- * Verify setup**"); "[Doc 1] Release notes v4.8.2: Fixed …." is text itself.
- */
-
 /** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
 function namesSourceOnly(text: string): boolean {
   const rest = text.replace(SOURCE_HEADER, '').trim();
@@ -395,6 +390,10 @@ function namesSourceOnly(text: string): boolean {
 }
 const MAX_SOURCE_NAME_WORDS = 10;
 
+/**
+ * "[Doc 1] Refund policy" titles what follows, and so does a bold label opening a paragraph ("**Step 5:
+ * Verify setup**"); "[Doc 1] Release notes v4.8.2: Fixed …." is text itself.
+ */
 const isTitle = (text: string): boolean => (SOURCE_HEADER.test(text) && !/[.!?。！？]$/u.test(text)) || isLabel(text) || isCapitalTitle(text);
 
 /** A clause title in capitals opening its paragraph: "CLÁUSULA SEGUNDA – DO PRAZO.", "SECTION 4. PAYMENT." */
