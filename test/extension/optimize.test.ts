@@ -226,6 +226,9 @@ describe('optimize, diff, accept and discard', () => {
       'You are a support assistant for Acme.',
       'Never share internal ticket numbers with customers.',
       'The weather in the office is usually pleasant and the coffee machine works well.',
+      // Relaxed mode keeps the role, the request and the question whatever the budget: at 40% they fit, with
+      // no room for the rule.
+      'Most of the team sits on the third floor, next to the kitchen and the big meeting room.',
       'Answer the customer question below politely and briefly.',
       'Question: how do I reset my password?',
     ].join('\n');
