@@ -36,7 +36,7 @@ export function summaryLine(result: OptimizeResult): string {
   if (result.softLimitEnforced) {
     if (result.mode === 'strict') line += result.text.trim() === '' ? '; soft limit: no part of the prompt fits the budget' : '; soft limit: protected content had to be dropped (whole) to fit the budget';
     else if (over > 0)
-      line += `; soft limit: ${formatCount(over)} token${over === 1 ? '' : 's'} over budget, because protected content and the final request alone exceed it`;
+      line += `; soft limit: ${formatCount(over)} token${over === 1 ? '' : 's'} over budget, because protected content and the request alone exceed it`;
     else line += '; soft limit enforced';
   } else if (over > 0) {
     line += `; ${formatCount(over)} token${over === 1 ? '' : 's'} over budget`;

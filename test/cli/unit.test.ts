@@ -68,7 +68,7 @@ describe('cli: formatting', () => {
 
   it('explains the soft limit in words, for each mode', () => {
     const relaxed = summaryLine({ ...RESULT, optimizedTokens: 650, softLimitEnforced: true });
-    assert.match(relaxed, /soft limit: 50 tokens over budget, because protected content and the final request alone exceed it/);
+    assert.match(relaxed, /soft limit: 50 tokens over budget, because protected content and the request alone exceed it/);
     const strict = summaryLine({ ...RESULT, mode: 'strict', optimizedTokens: 590, softLimitEnforced: true });
     assert.match(strict, /soft limit: protected content had to be dropped/);
   });
