@@ -81,6 +81,20 @@ const EXCEPTION_LINE = /^[ \t]*(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Error|Except
 const STACK_FRAME = /^[ \t]+at [\w$.<>\[\]`]+.*[(:)\d][ \t]*$/;
 /** Tag names of sections that hold code, a diff, a log or a trace, not prose. */
 const CODE_TAG = /^(?:diff|patch|code|source_?code|snippet|log|logs|stack_?trace|traceback|terminal|console|shell|bash|sql|json|yaml|html|css)$/;
+/** A closing tag alone on its line: "</diff>". */
+const CLOSING_TAG_LINE = /^\s*<\/([A-Za-z][\w-]*)\s*>\s*$/;
+
+/** The first of the ascending `lines` after `line`, or -1. */
+function firstAfter(lines: readonly number[], line: number): number {
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (lines[mid]! <= line) low = mid + 1;
+    else high = mid;
+  }
+  return low < lines.length ? lines[low]! : -1;
+}
 /** A unified diff's header lines: "--- a/file", "+++ b/file", "@@ -40,7 +40,9 @@". */
 const DIFF_LINE = /^(?:--- a\/|\+\+\+ b\/|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|diff --git )/;
 /** Punctuation and shapes of code, not of English prose. */
@@ -113,6 +127,11 @@ class Scanner {
   private readonly lastCloser: { '`': number; '~': number } = { '`': -1, '~': -1 };
   /** First line not yet inside a range. */
   private next = 0;
+  /**
+   * Built on the first tag line: the lines of each closing tag by name, and how many unified-diff lines
+   * stand before each line, so that finding a tag pair that holds code costs no scan of the text per tag.
+   */
+  private tagLines?: { closers: Map<string, number[]>; diffBefore: Int32Array };
 
   constructor(private readonly text: string, private readonly opens?: FenceOpener) {
     if (text.includes('\r')) {
@@ -210,18 +229,28 @@ class Scanner {
     const open = LONE_TAG.exec(this.line(i).trim());
     if (!open || open[1] === '/') return -1;
     const name = open[2]!.toLowerCase();
-    const close = new RegExp(`^\\s*</${name.replace(/[.-]/g, '\\$&')}\\s*>\\s*$`, 'i');
-    let end = -1;
-    for (let k = i + 1; k < to; k++) {
-      if (close.test(this.line(k))) {
-        end = k;
-        break;
+    const { closers, diffBefore } = (this.tagLines ??= this.indexTagLines());
+    const end = firstAfter(closers.get(name) ?? [], i);
+    if (end < 0 || end >= to || end === i + 1) return -1;
+    return CODE_TAG.test(name) || diffBefore[end]! > diffBefore[i + 1]! ? end : -1;
+  }
+
+  private indexTagLines(): { closers: Map<string, number[]>; diffBefore: Int32Array } {
+    const closers = new Map<string, number[]>();
+    const count = this.state.lineMax;
+    const diffBefore = new Int32Array(count + 1);
+    for (let k = 0; k < count; k++) {
+      const line = this.line(k);
+      const close = CLOSING_TAG_LINE.exec(line);
+      if (close) {
+        const name = close[1]!.toLowerCase();
+        const lines = closers.get(name);
+        if (lines) lines.push(k);
+        else closers.set(name, [k]);
       }
+      diffBefore[k + 1] = diffBefore[k]! + (DIFF_LINE.test(line) ? 1 : 0);
     }
-    if (end < 0 || end === i + 1) return -1;
-    if (CODE_TAG.test(name)) return end;
-    for (let k = i + 1; k < end; k++) if (DIFF_LINE.test(this.line(k))) return end;
-    return -1;
+    return { closers, diffBefore };
   }
 
   /** The last line of a stack trace that starts at line i, or -1. */
