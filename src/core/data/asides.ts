@@ -4,6 +4,9 @@
  * pass drops such a sentence whole (English has its own list in rewrites.ts), and only when what is left
  * of it without the aside holds no request, constraint, literal (see ASIDE_GUARD) or code.
  */
+// "Can you …?" put politely in the other languages the product reads: a question to the model.
+export const POLITE_ASKS = 'kannst du|könntest du|können sie|könnten sie|puedes|podrías|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode';
+
 const EUROPEAN = [
   // German
   '(?:vielen|herzlichen|tausend|lieben)(?:,? vielen| lieben)? dank', 'danke(?: dir| euch| ihnen)?(?: schön| sehr)?', 'ich hoffe,? (?:ihr|du|sie) (?:hattet|hattest|hatten|habt|hast|haben)',
@@ -89,7 +92,7 @@ export const ASIDE_GUARD = new RegExp(
     '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい)|教えて|' +
     // What the writer needs, beside the apology: "Desculpa …, mas preciso de ajuda com um contrato de aluguel".
     '(?<![\\p{L}])(?:preciso de|precisamos de|necesito|necesitamos|ich brauche|wir brauchen|ich benötige|j[’\'\']ai besoin|nous avons besoin)(?![\\p{L}])|需要|' +
-    '(?<![\\p{L}])(?:kannst du|könntest du|können sie|könnten sie|puedes|podrías|puede usted|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode)(?![\\p{L}])',
+    `(?<![\\p{L}])(?:${POLITE_ASKS}|puede usted)(?![\\p{L}])`,
   'iu',
 );
 

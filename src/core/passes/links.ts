@@ -68,8 +68,10 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: bo
   // Retrieved documents, a quoted draft: the text to work on where no block of material follows.
   let material = after.filter((b) => isMaterial(b) || isQuotation(b));
   // "この下書きを…書き直して", "Rewrite this draft" after the quoted draft: the block just before.
-  const before = doc.blocks.slice(0, at).filter((b) => !b.removed && !isStructural(b)).at(-1);
-  if (material.length === 0 && before && isQuotation(before)) material = [before];
+  if (material.length === 0) {
+    const before = doc.blocks.slice(0, at).filter((b) => !b.removed && !isStructural(b)).at(-1);
+    if (before && isQuotation(before)) material = [before];
+  }
   const documents = material.length === 0;
   if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
   if (material.length !== 1) return;

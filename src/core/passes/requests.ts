@@ -1,8 +1,9 @@
 import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
-import { LEAD_IN_LEVEL } from './structure';
+import { LABEL_LINE, LEAD_IN_LEVEL } from './structure';
 import { asksOnCompletion, opensImperative, statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
 import { GREETING_WORDS } from '../scoring/rules';
+import { POLITE_ASKS } from '../data/asides';
 
 /**
  * What the prompt asks, found as it is segmented: the role statement, the request (its first question or
@@ -142,8 +143,6 @@ function sectionTitle(blocks: readonly Block[], index: number): string | null {
 
 // "Task:", "Your task:", "Aufgabe:", "Tarea:", "任务：": the label over what the prompt asks.
 const TASK_LABEL = /^[^\p{L}]*(?:(?:your|the) )?(?:task|aufgabe|tarea|tâche|tarefa|任务|タスク)\s*[:：]$/iu;
-// "Output:", "Constraints:": a label alone on the line that opens its paragraph.
-const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
 
 // A section that holds the prompt's task or input: "## Task", "## Your request", "### Question", "## Aufgabe".
 const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|job)|now)\b|aufgabe|anfrage|frage|tarea|pregunta|solicitud|tâche|demande|tarefa|pergunta|pedido|任务|问题|要求|タスク|質問|依頼/i;
@@ -166,17 +165,22 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   };
   // Past the opening, a question put to the model in so many words ("Könnten Sie mir … einen Widerspruch
   // formulieren?" after two paragraphs of background), in the writer's own prose.
-  const asked = (s: Sentence) => !s.pinned && ASKS_AS_QUESTION.test(sentenceText(s)) && !isListItem(blockOf(s)) && !blockOf(s).verbatim && !said(s);
+  const asked = () => {
+    for (const block of prose) {
+      if (isListItem(block) || block.verbatim) continue;
+      const found = block.sentences.find((s) => !s.pinned && ASKS_AS_QUESTION.test(sentenceText(s)) && !said(s));
+      if (found) return found;
+    }
+    return undefined;
+  };
   // "Task:" alone on the line over what to do ("Task:\nWrite a reusable prompt that …"): its first instruction.
   const tasked = prose.find((b) => b.sentences.length > 1 && !b.verbatim && TASK_LABEL.test(sentenceText(b.sentences[0]!)))?.sentences.slice(1).find((s) => s.instruction && !s.pinned);
   const first =
-    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? prose.flatMap((b) => b.sentences).find(asked);
+    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? asked();
   if (first) first.request = true;
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
 
-// "Can you …?" put politely, in the other languages the product reads: a question to the model.
-const POLITE_ASKS = 'kannst du|könntest du|können sie|könnten sie|puedes|podrías|pourriez-vous|pouvez-vous|peux-tu|poderia|você pode';
 // A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
 // traduire … ?", "帮我看一下…"): not a rule of a system prompt, which every imperative would be.
 export const ASKS = new RegExp(

@@ -312,11 +312,11 @@ function isAboutThePrompt(rest: string): boolean {
 const SELF_REMARK = /^\W*(?:it|this|that)(?:['’]s|\s+(?:is|was|sounds|looks|got|might be|may be))\s/i;
 const MAX_SELF_REMARK_WORDS = 9;
 
-/** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 // A question put to the model ("Could you review this, thanks so much!"): the thanks goes with it, not it
 // with the thanks. "Could you let me know if anything is unclear?" asks about the prompt.
 const ASKS_MODEL = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?(?:can|could|would|will) you (?:please |kindly )?(?!let\b|bear\b|forgive\b)\p{L}/iu;
 
+/** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
   if (!ASIDE.test(text) || ASIDE_GUARD.test(text.replace(ENOUGH_SAID, '')) || ASKS_MODEL.test(text)) return false;
   // "Sorry, the server crashes on large uploads.": the apology opens a sentence that says something.

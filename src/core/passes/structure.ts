@@ -22,6 +22,9 @@ const LABEL = /^(?:\*\*|__)[^*_\n]+(?:\*\*|__)[:：]?$/u;
 /** A bold label, list marker or not: "**Implement fix (if requested)**", "4. **Deep dive**:". */
 export const isLabel = (text: string): boolean => LABEL.test(text.replace(LIST_MARKER, '').trim());
 
+/** "Task:", "Output:", "Constraints:": a label alone on the line that opens its paragraph. */
+export const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
+
 /**
  * Whether `block` ends the section of `heading`: a heading as high, or what is not part of a lead-in or a
  * document. A lead-in that is itself a list item ("- Look for:", "2. **Deep dive**") holds only what is

@@ -1,5 +1,5 @@
 import { isListItem, sentenceText, sentenceWords, type Doc, type Sentence } from '../doc';
-import { LEAD_IN_LEVEL } from '../passes/structure';
+import { LABEL_LINE, LEAD_IN_LEVEL } from '../passes/structure';
 import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
@@ -117,8 +117,6 @@ export function rankSentences(doc: Doc): RankedSentence[] {
 
 // "## Your task", "## Task", "## Goal", "## Aufgabe", "## Tarea", "## Tâche", "## 任务".
 const TASK_TITLE = /^(?:#{1,6}\s*)?(?:\*\*)?(?:your\s+|the\s+)?(?:task|job|goal|objective|assignment|aufgabe|deine aufgabe|ihre aufgabe|tarea|tu tarea|tâche|votre tâche|ta tâche|tarefa|sua tarefa|任务|你的任务|タスク)(?![\p{L}])/iu;
-
-const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
 
 /** What the prompt is about, named ("This is the monorepo for Harborlight, …"), ranks with its task. */
 const SUBJECT_STATEMENT = 0.3;

@@ -2,6 +2,7 @@ import { sentenceWords, type Sentence } from '../doc';
 import { words } from '../text/words';
 import { isInstruction } from './structure';
 import { ADDRESSEES } from '../data/rewrites';
+import { POLITE_ASKS } from '../data/asides';
 
 /**
  * A small phrase matcher over a sentence's scanned, lower-cased words (see `words`): every sentence is
@@ -154,7 +155,7 @@ export const isMeta = (text: string, scanned: readonly string[] = words(text)): 
 // Thanks that close a sentence which asks for the work: "Can you rewrite it to be faster, thanks!",
 // "Pourriez-vous m'aider à rédiger un e-mail …, merci beaucoup ?", "Write me a script, thanks!".
 const THANKS_TAIL = /[,;—–-]\s*(?:(?:many |a million |thanks a million|so many )?thanks|thank you|merci(?: beaucoup| mille fois| d['’]avance)?|(?:vielen )?dank(?:e(?: dir| euch| schön| sehr)?)?|(?:muchas |mil )?gracias|obrigad[oa]|muito obrigad[oa])(?: (?:so much|a lot|in advance|heaps|a million|de antemano|desde já|schon mal))?[\s!.?¡¿]*$/iu;
-const ASKS_MODEL = /^(?:(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to)(?![\p{L}])|(?<![\p{L}])(?:pourriez-vous|pouvez-vous|peux-tu|kannst du|könntest du|können sie|könnten sie|puedes|podrías|poderia|você pode)(?![\p{L}])/iu;
+const ASKS_MODEL = new RegExp(`^(?:(?:can|could|would|will) you|i (?:want|need|would like) you to|i['’]d like you to)(?![\\p{L}])|(?<![\\p{L}])(?:${POLITE_ASKS})(?![\\p{L}])`, 'iu');
 // Asking about the prompt, or for help not yet named: "Could you let me know if anything is unclear, thanks?".
 const ASKS_ABOUT_PROMPT = /\b(?:let (?:me|us) know|bear with|forgive)\b/iu;
 

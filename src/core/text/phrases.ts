@@ -162,7 +162,8 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
 }
 
 const WHITESPACE = /\s/;
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
+/** The line breaks beyond ASCII's \n and \r. */
+const LINE_BREAK = /[\u2028\u2029]/;
 
 /** Whether text[from, to) is whitespace only (and not empty), within one line unless `lines`. */
 function onlyWhitespace(text: string, from: number, to: number, lines = false): boolean {

@@ -130,7 +130,8 @@ function isAbbreviation(text: string, period: number): boolean {
   // Before a number, what numbers things: "art. 4º da Lei 8.245", "Art. 5 GG", "cap. 3", "par. 2".
   return NUMBERING.has(word.toLowerCase()) && /^\s+\d/.test(text.slice(period + 1, period + 4));
 }
-const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'inc', 'al', 'p', 'n', 'nr', 'no', 'núm', 'num']);
+// ("no.", "nr.", "núm." end no sentence anywhere: see ABBREVIATIONS.)
+const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'p', 'n', 'num']);
 
 const LETTER = /\p{L}/u;
 const isWordOrDot = (text: string, i: number): boolean => {
