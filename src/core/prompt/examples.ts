@@ -147,7 +147,8 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
   // An unanswered input that ended: the final input if nothing but a paragraph or so follows it.
   const state: { pending: Pending | null } = { pending: null };
   const close = () => {
-    if (group && (group.answered || group.header)) examples.push({ start: group.start, end: group.end }), (state.pending = null);
+    // "Example: "…"\nAnswer:" with its answer left empty is the input the model answers, not an example.
+    if (group && (group.answered || (group.header && !group.slot))) examples.push({ start: group.start, end: group.end }), (state.pending = null);
     else if (group) state.pending = { span: { start: group.start, end: group.end }, after: 0 };
     group = null;
   };

@@ -52,6 +52,13 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape(text), ['prose: 例：', 'example: 発話：「給料は入りましたか？」→ 残高照会', 'example: 発話：「3万円送りたい」→ 振込', 'prose📌: 発話：「{utterance}」→']);
   });
 
+  it('takes an "Example:" whose answer is left empty at the end for the final input, not for one more example', () => {
+    const text = 'Exemplo: "perdi meu cartão"\nResposta: BLOQUEIO\n\nExemplo: "qual é o meu limite?"\nResposta: LIMITE\n\nAgora classifique:\n\nExemplo: "me passa pra um atendente agora"\nResposta:';
+    // Before, the last one was an example like the others: dropped whole at 50%, nothing left to classify.
+    assert.deepEqual(shape(text).slice(-2), ['prose: Agora classifique:', 'prose📌: Exemplo: "me passa pra um atendente agora"\nResposta:']);
+    assert.equal(shape(text).filter((line) => line.startsWith('example')).length, 2);
+  });
+
   it('takes no turn of a transcript, no field of a record and no rule with an arrow for an example', () => {
     const transcript =
       'Transcript:\n\nIines: We have seven clinics now and the booking tool is slow every Monday morning.\n\nMe: What is the main frustration?\n\n' +
