@@ -1,4 +1,4 @@
-import { isListItem, isMaterial, sentenceText, type Block, type Sentence } from '../doc';
+import { indentOf, isListItem, isMaterial, isSpacer, sentenceText, type Block, type Sentence } from '../doc';
 import { LABEL_LINE, LEAD_IN_LEVEL } from './structure';
 import { asksOnCompletion, opensImperative, statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
@@ -60,6 +60,8 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   const role = firstUnsaid(sentences, said, 3).find((sentence) => ROLE.test(sentenceText(sentence))) ?? roleSection(blocks);
   if (role) role.pinned = true;
   markRequest(prose, said, english);
+  markAskedLists(blocks, said, english);
+  pinAnnouncedDrafts(blocks, said, english);
   // The line that introduces the final input goes with it: "Now classify this one:".
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
@@ -181,12 +183,83 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
 
+/**
+ * The draft the prompt announces ("Voici le brouillon :", "我的初稿如下：", "Here's my draft:") is its input, the
+ * text to rework: quoted, or set between two rules, it is part of the request (kept in relaxed mode, ranked
+ * first in strict mode) and kept as written — a rewrite without it asks nothing, and a letter whose
+ * "Cordialement," went is not the one the user wrote.
+ */
+function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
+  blocks.forEach((block, i) => {
+    const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
+    if (!last || !DRAFT.test(sentenceText(last)) || !ANNOUNCES.test(sentenceText(last))) return;
+    const drafts = draftAfter(blocks, i + 1);
+    for (const draft of drafts) {
+      draft.verbatim = true;
+      for (const sentence of draft.sentences) sentence.request = true;
+    }
+    // What to do with it, when nothing before it asks yet: "Rewrite my email to my landlord so it sounds firm."
+    const before = blocks.slice(0, i + 1).filter((b) => b.kind === 'prose' && !b.verbatim && !isListItem(b)).flatMap((b) => b.sentences);
+    if (drafts.length > 0 && !before.some((s) => s.request)) {
+      const instruction = before.find((s) => s.instruction && !said(s) && (!english || opensImperative(sentenceText(s))));
+      if (instruction) instruction.request = true;
+    }
+  });
+}
+
+/** The draft that starts at `start`: quoted paragraphs, or what stands between two rules ("---"). */
+function draftAfter(blocks: readonly Block[], start: number): Block[] {
+  const isRule = (b: Block | undefined) => b?.kind === 'markup' && /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(b.body);
+  if (isRule(blocks[start])) {
+    const end = blocks.findIndex((b, k) => k > start && (isRule(b) || b.kind === 'heading'));
+    return end > start && isRule(blocks[end]) ? blocks.slice(start + 1, end).filter((b) => b.kind === 'prose') : [];
+  }
+  // A blockquote's paragraphs and the ">" lines between them.
+  let end = start;
+  while (end < blocks.length && ((blocks[end]!.kind === 'prose' && blocks[end]!.verbatim) || (end > start && isSpacer(blocks[end]!)))) end++;
+  return blocks.slice(start, end).filter((b) => b.kind === 'prose');
+}
+
+// What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
+const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
+// It announces what follows: a colon, or "如下", "以下の通りです".
+const ANNOUNCES = /[:：]\s*$|如下|以下の通り|以下です|下記の通り/u;
+
+/**
+ * A request written as a list of asks: the items after "What I'd like, if possible:", "Fragen:", "Lo que
+ * necesitaría:", "我的问题有两个：" or "以下の3点について教えていただけますか。" are what the prompt asks, each of
+ * them (a prompt's "Rules:" are its rules, which compete by value).
+ */
+function markAskedLists(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
+  for (let i = 0; i + 1 < blocks.length; i++) {
+    const lead = blocks[i]!;
+    if (!isListItem(blocks[i + 1]!) || !asksForList(lead, english)) continue;
+    const indent = indentOf(blocks[i + 1]!.prefix);
+    for (let k = i + 1; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) >= indent; k++) {
+      for (const sentence of blocks[k]!.sentences) if (!said(sentence)) sentence.request = true;
+    }
+    const last = lead.sentences[lead.sentences.length - 1];
+    if (last) last.request = true;
+  }
+}
+
+/** Whether the block, just before a list, asks for what the list holds. */
+function asksForList(lead: Block, english: boolean): boolean {
+  if (lead.verbatim || isListItem(lead)) return false;
+  const last = lead.kind === 'prose' ? lead.sentences[lead.sentences.length - 1] : undefined;
+  const text = lead.kind === 'heading' && lead.level === LEAD_IN_LEVEL ? lead.body : last ? sentenceText(last) : '';
+  if (/[:：]\s*$/.test(text)) return ASKED_LABEL.test(text) || statesWant(text, english) || ASKS.test(text) || !!last?.request;
+  return FOLLOWING.test(text) && !FOLLOWING_RULES.test(text) && (ASKS.test(text) || ANSWER_ASK.test(text));
+}
+
 // A question put to the model ("Could you translate …?", "Can you rewrite my email …?", "Pourriez-vous
 // traduire … ?", "帮我看一下…"): not a rule of a system prompt, which every imperative would be.
 export const ASKS = new RegExp(
   '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
-    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|いただけないでしょうか|いただけますでしょうか|いただけませんでしょうか|お願いできますか|していただきたい|してほしい|してもらえますか|してもらえませんか',
+    // "J'aimerais que vous le réécriviez", "Me gustaría que lo revises": "I'd like you to …".
+    "(?<![\\p{L}])(?:j[’']aimerais|je voudrais|je souhaiterais) que (?:vous|tu)|(?:me gustaría|quisiera) que|(?:gostaria|queria) que (?:você|vocês|voce)|ich (?:möchte|hätte gerne|hätte gern),? dass (?:du|sie|ihr)(?![\\p{L}])|" +
+    '能否|可以帮|请帮|帮我|麻烦你|いただけますか|いただけませんか|いただけないでしょうか|いただけますでしょうか|いただけませんでしょうか|お願いできますか|お願いできますでしょうか|お願いできませんでしょうか|していただきたい|してほしい|してもらえますか|してもらえませんか',
   'iu',
 );
 
@@ -270,3 +343,15 @@ const REQUEST = new RegExp(
 );
 
 const SLOT = /^(?:\{\{?\s*[\p{L}\p{N}_.:-]+\s*\}\}?|\$\{[^{}\n]+\}|\[\[[\p{L}\p{N}_ .:-]+\]\])$/u;
+
+// The label over a list of questions or wishes: "Questions:", "My questions:", "Fragen:", "Was ich mir wünschen
+// würde:", "Ce que j'aimerais :", "Lo que necesitaría:", "O que eu gostaria:", "我的问题有两个：", "質問："
+const ASKED_LABEL =
+  /^[^\p{L}]*(?:(?:(?:my|our|some|a few|two|three|\d)\s+)?questions\s*:|(?:(?:meine|unsere|ein paar|zwei|drei)\s+)?fragen\s*:|(?:(?:mis|algunas|dos|tres)\s+)?preguntas\s*:|(?:(?:mes|quelques|deux|trois)\s+)?questions\s*:|(?:(?:minhas|algumas|duas|três)\s+)?perguntas\s*:|(?:what i(?:'d| would) (?:like|love|need)|what i need|i(?:'d| would) like(?: you to)?|was ich (?:mir )?(?:wünsche|wünschen würde|bräuchte|brauche|gerne hätte|möchte)|lo que (?:necesito|necesitaría|quiero|querría|me gustaría)|ce (?:que j'aimerais|que je voudrais|que je souhaite|que je souhaiterais|dont j'ai besoin|dont j'aurais besoin)|o que (?:eu )?(?:preciso|precisaria|quero|queria|gostaria))(?![\p{L}]))|^[^\p{L}]*(?:我的问题|问题如下|我想问|我的需求|需求如下|質問|お聞きしたいこと|教えていただきたいこと)/iu;
+// "the following", "以下の3点", "下面几个问题": the list after it holds what is asked.
+const FOLLOWING = /\b(?:the following|these (?:two|three|four|\d))\b|(?<![\p{L}])(?:folgenden?|siguientes|suivant(?:e?s)?|seguintes)(?![\p{L}])|以下の|下記の|次の|下面(?:几|这|的)|以下几/iu;
+
+// "Follow the following rules", "以下のルールを守ってください": the prompt's own rules, not what it asks.
+const FOLLOWING_RULES = new RegExp(`(?:following|these (?:two|three|four|\\d))\\s+(?:${OWN_RULES})\\b|ルール|規則|规则|守って|遵守|regeln|reglas|règles|regras`, 'iu');
+// What asks for answers about the points: "以下の3点について教えていただけますと…", "explain the following".
+const ANSWER_ASK = /教えて|答えて|回答して|ご回答|解答|说明一下|解释|\b(?:explain|answer|tell me)\b/iu;

@@ -1,0 +1,125 @@
+import { strict as assert } from 'node:assert';
+import { optimize } from '../../../src/core';
+
+/** Whether every line of `items` is in relaxed mode's output of `text` at each budget. */
+function keepsAll(text: string, items: readonly string[], budgets = ['50%', '33%', '25%']) {
+  for (const budget of budgets) {
+    const out = optimize({ text, budget, mode: 'relaxed' }).text;
+    for (const item of items) assert.ok(out.includes(item), `${budget}: lost "${item}"\n${out}`);
+  }
+}
+
+describe('core/passes/requests: a request written as a list of asks', () => {
+  it('keeps, in relaxed mode, each item of the list the writer asks in ("What I\'d like:", "Fragen:", "Lo que necesitaría:")', () => {
+    const csv = '```csv\nmonth,region,revenue_k,new_customers,marketing_k\nApr,NA,1820,410,250\nApr,EMEA,1190,300,160\nMay,NA,1905,395,262\nMay,EMEA,1240,322,171\nJun,NA,1987,430,270\nJun,EMEA,1302,318,180\n```';
+    const en = [
+      'Hi! Hope the week is going OK. I pulled the numbers for our quarterly review and, honestly, I am a bit lost with them, so any help is welcome.',
+      'Below is a CSV export of our Q2 figures per region and month. Our finance team put it together last Friday from the billing system.',
+      csv,
+      "What I'd like, if possible:",
+      '1. The total Q2 revenue per region and the growth over Q1, which was NA 5,310k and EMEA 3,480k.',
+      '2. The customer acquisition cost per region and month, and which region is trending the wrong way.',
+      '3. A two-sentence summary for the board.',
+      "Don't make up figures that the data cannot give. Thanks a lot!",
+    ].join('\n\n');
+    // Before, at 50% the output was the CSV and the last rule: no question left.
+    keepsAll(en, ['1. The total Q2 revenue per region', '2. The customer acquisition cost', '3. A two-sentence summary']);
+    const de = [
+      'Hallo zusammen, ich hätte da mal eine Frage zu unseren Windkraftanlagen, vielleicht magst du kurz draufschauen, das wäre echt nett.',
+      'Die Tabelle zeigt die Erträge des dritten Quartals je Anlage. Sie kommt direkt aus dem Leitstand und ist noch nicht geprüft.',
+      '| Anlage | Juli MWh | August MWh | September MWh |\n|---|---|---|---|\n| WEA 1 | 1.210 | 980 | 1.105 |\n| WEA 2 | 1.190 | 410 | 1.080 |\n| WEA 3 | 1.250 | 1.010 | 1.120 |',
+      'Fragen:',
+      '1. Wie hoch ist der Kapazitätsfaktor jeder Anlage im Quartal, bei 3,6 MW Nennleistung?',
+      '2. Wie hoch wäre der Augustertrag von WEA 2 gewesen, wenn die Verfügbarkeit bei 97 % gelegen hätte?',
+      '3. Welche Anlage sollte als erste gewartet werden?',
+      'Und rechne nicht mit der Vergütung, die kommt später. Danke dir!',
+    ].join('\n\n');
+    keepsAll(de, ['1. Wie hoch ist der Kapazitätsfaktor', '2. Wie hoch wäre der Augustertrag', '3. Welche Anlage']);
+    const es = [
+      'Hola, buenas. Te escribo porque llevo toda la mañana con esto y no acabo de verlo claro, la verdad.',
+      'Tenemos tres panaderías en Valencia y te paso el consumo de harina de enero a marzo, sacado del programa de compras.',
+      '```csv\nmes,tienda,kg_harina,panes\nene,Ruzafa,1840,9100\nene,Benimaclet,1220,6050\nfeb,Ruzafa,1790,8800\nfeb,Benimaclet,1260,6300\nmar,Ruzafa,1905,9400\nmar,Benimaclet,1300,6420\n```',
+      'Lo que necesitaría, si no es mucha molestia:',
+      '1. El coste medio por kilo en cada mes, sabiendo que el proveedor subió el precio de 0,65 a 0,66 €/kg en febrero.',
+      '2. Los gramos de harina por pan vendido en cada tienda y mes, redondeado a un decimal.',
+      'Mil gracias de antemano.',
+    ].join('\n\n');
+    keepsAll(es, ['1. El coste medio por kilo', '2. Los gramos de harina por pan']);
+  });
+
+  it('keeps the points asked "about the following" in Japanese and Chinese', () => {
+    const ja = [
+      'お疲れ様です。在庫管理APIのレビューをお願いしたく、ご連絡しました。',
+      '```ts\nconst item = await prisma.stock.findUnique({ where: { sku } });\nawait prisma.stock.update({ where: { sku }, data: { qty: item.qty - n } });\n```',
+      'お手数ですが、以下の3点について教えていただけますと大変助かります。',
+      '1. TS18047 のエラーの意味と、適切な修正方法',
+      '2. 在庫数がマイナスになる原因と、Prismaでの正しい対処法',
+      '3. テストの書き方',
+      'よろしくお願いいたします。',
+    ].join('\n\n');
+    keepsAll(ja, ['1. TS18047 のエラーの意味', '2. 在庫数がマイナスになる原因', '3. テストの書き方']);
+    const zh = [
+      '大家好，辛苦了～我这边遇到一个 FastAPI 的问题，查了一下午也没查出来。',
+      '```python\nengine = create_async_engine(URL, pool_size=5)\nsession = AsyncSession(engine)\n\n@app.get("/orders")\nasync def orders():\n    return await session.execute(select(Order))\n```',
+      '我的问题有两个：',
+      '1. 这个错误的根本原因是什么？',
+      '2. 正确的写法应该是怎样的？最好能给出修改后的完整代码。',
+      '先谢谢各位了！',
+    ].join('\n\n');
+    keepsAll(zh, ['1. 这个错误的根本原因是什么？', '2. 正确的写法应该是怎样的？']);
+  });
+
+  it('leaves a system prompt\'s rule list to compete by value: "Rules:" is no list of asks', () => {
+    const rules = ['Never share a customer\'s address.', 'Reply in the customer\'s language.', 'Keep answers under 120 words.', 'Use the customer\'s first name.', 'Offer the help centre link at the end.', 'Do not discuss competitors.'];
+    const text = `You are the support assistant of Acme Cloud Storage, a file sync service for small teams.\n\nRules:\n\n${rules.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
+    const out = optimize({ text, budget: '50%', mode: 'relaxed' }).text;
+    assert.ok(rules.filter((r) => out.includes(r)).length < rules.length, out);
+  });
+});
+
+describe('core/passes/requests: the draft the prompt announces is its input', () => {
+  const fr = [
+    'Bonjour,',
+    "Je me permets de vous solliciter pour une petite aide de rédaction, si vous avez un moment. Je dois envoyer un mail délicat à un fournisseur, et honnêtement mon brouillon est trop agressif. J'aimerais que vous le réécriviez pour qu'il reste ferme mais courtois.",
+    'Quelques contraintes :',
+    '- Gardez les faits : la commande CMD-2024-08817, livrée le 27 septembre au lieu du 12.',
+    '- Pas plus de 200 mots.',
+    '- Gardez la signature telle quelle.',
+    'Voici le brouillon :',
+    '---',
+    'Objet : Commande CMD-2024-08817 — inadmissible',
+    'Madame Rousseau,',
+    "Franchement je ne sais même plus quoi vous dire. La commande devait arriver le 12, elle est arrivée le 27 ! Et en plus 14 palettes sur 40 avaient les cartons écrasés. C'est la troisième fois cette année.",
+    'On veut un avoir de 2 350 € HT et une réponse avant le 15 octobre.',
+    'Cordialement,',
+    'Julien Marchand\nResponsable logistique — Maison Verdier SAS',
+    '---',
+    'Merci infiniment par avance !',
+  ].join('\n\n');
+  const draft = fr.slice(fr.indexOf('Objet :'), fr.indexOf('\n\n---', fr.indexOf('Objet :')));
+
+  it('keeps a draft set between two rules whole and as written, in relaxed mode at any budget', () => {
+    // Before, at 100% "Franchement" and "Cordialement," went from the letter; at 50% the letter kept two of its sentences.
+    for (const budget of ['100%', '50%', '33%']) {
+      const out = optimize({ text: fr, budget, mode: 'relaxed' }).text;
+      assert.ok(out.includes(draft), `${budget}\n${out}`);
+      // And what to do with it: "J'aimerais que vous le réécriviez …" is the request ("I'd like you to …").
+      assert.ok(out.includes("J'aimerais que vous le réécriviez"), `${budget}\n${out}`);
+    }
+  });
+
+  it('keeps a blockquoted or quoted draft whole in relaxed mode, and ranks it first in strict mode', () => {
+    const zh = [
+      '你好，麻烦帮我改一封商务邮件，谢谢！',
+      '情况大概是这样：我们公司上个月跟德国客户 Müller GmbH 签了 1,200 台 LQ-S300 传感器的订单，合同交货日期是 6 月 28 日，但是因为芯片缺货，我们最快只能在 7 月 12 日发货。老板让我写封邮件跟对方的采购经理说明情况。',
+      '我的初稿如下：',
+      '> 尊敬的 Schmidt 先生：\n>\n> 您好！非常抱歉打扰您了。我们的 LQ-S300 订单本来说好 6 月 28 日交货，但是芯片供应商出了问题，我们最快只能 7 月 12 日发货了。为了表示歉意，我们愿意打 3% 的折扣。您看怎么样？\n>\n> 祝好！\n> 王磊',
+      '修改要求：',
+      '- 语气要正式、专业，不要卑微；\n- 道歉一次就够了；\n- 长度控制在 300 字左右。',
+    ].join('\n\n');
+    const quote = zh.slice(zh.indexOf('> 尊敬的'), zh.indexOf('> 王磊') + 4);
+    // Before, at 50% the draft was "> 您好！我们现在最快只能 7 月 12 日发货了。" and its signature.
+    assert.ok(optimize({ text: zh, budget: '50%', mode: 'relaxed' }).text.includes(quote));
+    assert.ok(optimize({ text: zh, budget: '60%', mode: 'strict' }).text.includes(quote));
+  });
+});
