@@ -14,12 +14,15 @@ const EUROPEAN = [
   'meld(?:e|et) (?:dich|euch) gern', 'falls (?:was|etwas) (?:fehlt|unklar ist)', 'frag(?:t)? einfach nach', 
   'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt',
   '(?:liebe|viele|beste|herzliche|schöne) grüße', 'mit freundlichen grüßen', 'ich hoffe,? es geht (?:dir|euch|ihnen) gut',
-  'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+  'das wäre (?:echt |wirklich |total |sehr |super )?(?:nett|lieb|super|toll|klasse)', 'vielleicht magst du (?:kurz |mal |kurz mal )?(?:draufschauen|drüberschauen|drauf schauen|drüber schauen)',
+    'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
   'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)', 'espero que (?:estés|esté|estéis) bien', 'un (?:abrazo|saludo)',
   'no sé si (?:tiene sentido|se entiende)', '¿?qué tal', '¿?cómo (?:estás|está|andas)',
+  // "A ver si me puedes echar una mano, si no es mucha molestia": asking for help, not saying what with.
+  'si no es (?:mucha )?molestia',
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
   'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
@@ -27,16 +30,18 @@ const EUROPEAN = [
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
   'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
   'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)', 'on en (?:re)?(?:discute|parle)',
+  'je me permets de vous (?:solliciter|contacter|écrire|déranger)', 'si vous avez (?:un moment|deux minutes|un peu de temps)',
   // Portuguese
   'muito obrigad[oa]', 'como (?:vai|está|estás)(?: você)?(?=\\s*[?!])', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
+  'se não (?:for|fosse) (?:muito )?(?:incômodo|pedir muito)', 'se puder(?:em)? me ajudar', 'agradeço (?:demais|muito|imensamente)', 'queria pedir uma ajud(?:a|inha)',
 ];
 const WIDE = [
   // Japanese
   'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '恐れ入ります', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
   // Chinese
-  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃',
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些',
 ];
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the
@@ -128,6 +133,8 @@ export const FILLER_WORDS: readonly string[] = [
   // "as you can imagine", set off by commas.
   'wie ihr euch vorstellen könnt', 'wie du dir vorstellen kannst', 'wie Sie sich vorstellen können', 'como te puedes imaginar', 'como puedes imaginar',
   "comme vous pouvez l'imaginer", "comme tu peux l'imaginer", 'como você pode imaginar',
+  // "if you have a moment", set off by commas.
+  'si vous avez un moment',
 ];
 
 // "eine Bitte", "deine Bitte": the noun, not the particle.

@@ -377,4 +377,23 @@ describe('core/passes/rewrite', () => {
   for (const [input, expected] of asides) {
     it(`drops asides: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
   }
+
+  // Asides of the other languages, as the trial prompts of this round wrote them; before, each stayed at
+  // 100% and then outlived the rules at 50%. The rule beside each stays.
+  const foreignAsides: [string, string][] = [
+    ['Se puder me ajudar, agradeço demais. Não crie intenções novas.', 'Não crie intenções novas.'],
+    ['Queria pedir uma ajudinha, se não for incômodo. Reescreva o aviso.', 'Reescreva o aviso.'],
+    ['Vielleicht magst du kurz draufschauen, das wäre echt nett. Rechne nicht mit der Vergütung.', 'Rechne nicht mit der Vergütung.'],
+    ['Je me permets de vous solliciter pour une petite aide, si vous avez un moment. Ne touchez pas au séparateur.', 'Ne touchez pas au séparateur.'],
+    ['Te escribo por una cosita, si no es mucha molestia. Calcula el coste por kilo.', 'Calcula el coste por kilo.'],
+    ['Je dois envoyer un mail, si vous avez un moment, à un fournisseur.', 'Je dois envoyer un mail à un fournisseur.'],
+    ['嗯，大概就是这些。只输出标签。', '只输出标签。'],
+  ];
+  for (const [input, expected] of foreignAsides) {
+    it(`drops asides of other languages: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
+  }
+  it('keeps what only looks like those asides: a rule with "no", a niceness rule', () => {
+    assert.equal(rw('Das wäre nett, aber schreib nicht mehr als 100 Wörter.'), 'Das wäre nett, aber schreib nicht mehr als 100 Wörter.');
+    assert.equal(rw('Si no es posible, escala al equipo.'), 'Si no es posible, escala al equipo.');
+  });
 });
