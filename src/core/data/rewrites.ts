@@ -117,7 +117,6 @@ export const REWRITES: readonly (readonly [string, string])[] = [
   ['by virtue of', 'by'],
   ['as a result of', 'because of'],
   ['as a consequence of', 'because of'],
-  ['in addition to', 'besides'],
   ['with the exception of', 'except'],
   ['except for the fact that', 'except that'],
   ['in the absence of', 'without'],

@@ -6,6 +6,7 @@ import { editableSentences, sentenceText, type Doc, type Piece, type Sentence } 
 import { PhraseDictionary, type PhraseMatch } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
+import type { Tokenizer } from '../tokenizer';
 
 // Hedges go first so they cannot hide a longer phrase: "it would be really great if you could" must
 // not lose "if you could please" before "really" is gone. Requests ("please", "kindly") are phrases.
@@ -17,12 +18,19 @@ const CONTRACTED = new PhraseDictionary(CONTRACTIONS.map(([from, to]) => [from, 
 // Every phrase of the three, to skip a piece none of them can touch.
 const ANY_PHRASE = new PhraseDictionary([...REWRITES, ...OPENERS, ...CONTRACTIONS]);
 
+/**
+ * "eine Bitte", "eine kurze Bitte": the noun, not the particle — after a determiner, or written with its
+ * capital after a word in lower case (the particle has one only where it opens what it asks).
+ */
+const isNoun = (text: string, index: number, word: string): boolean =>
+  NOUN_BEFORE.test(text.slice(Math.max(0, index - 12), index)) || (word === 'Bitte' && /\p{Ll}[ \t]+$/u.test(text.slice(Math.max(0, index - 4), index)));
+
 /** The filler words of the other languages (FILLER_WORDS), found as whole words; removed wherever they stand. */
 const FOREIGN_FILLER = {
   pattern: new RegExp(`(?<![\\p{L}'’])(?:${FILLER_WORDS.map((w) => w.replace(/'/g, "['’]")).join('|')})(?![\\p{L}])`, 'giu'),
   find(text: string): PhraseMatch[] {
     const found: PhraseMatch[] = [];
-    for (const m of text.matchAll(this.pattern)) if (!NOUN_BEFORE.test(text.slice(Math.max(0, m.index - 12), m.index))) found.push({ index: m.index, text: m[0], replacement: '', opening: false });
+    for (const m of text.matchAll(this.pattern)) if (!isNoun(text, m.index, m[0])) found.push({ index: m.index, text: m[0], replacement: '', opening: false });
     return found;
   },
 };
@@ -38,42 +46,71 @@ export const rewrite: Pass = {
   run(doc, { tokenizer }) {
     // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
     if (onlyCourtesy(doc)) return;
-    if (!doc.english) {
-      // Other languages have no phrase dictionary, only filler words: their asides go whole, an aside clause
-      // goes from a sentence that says something else, and "bitte" or "por favor" from where they stand.
-      for (const sentence of editableSentences(doc)) {
-        if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
-        else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces) || dropFiller(sentence.pieces)) remeasure(sentence, tokenizer);
-      }
-      return;
-    }
-    for (const sentence of editableSentences(doc)) {
-      if (isCourtesy(sentence.pieces)) {
-        sentence.removed = true;
-        continue;
-      }
-      const asked = POLITE_QUESTION.test(sentenceText(sentence));
-      let changed = dropInterjection(sentence.pieces);
-      sentence.pieces.forEach((piece, i) => {
-        if (piece.locked) return;
-        // Again until stable: removing "really" can complete "it would be great if you could".
-        const before = piece.text;
-        if (!ANY_PHRASE.opensIn(before)) return;
-        piece.text = rewritePiece(piece.text, i === 0, HEDGES);
-        for (let round = 0; round < 3; round++) {
-          const next = rewritePiece(piece.text, i === 0, PHRASES);
-          if (next === piece.text) break;
-          piece.text = next;
-        }
-        piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
-        if (piece.text !== before) changed = true;
-      });
-      if (changed && asked) endAsked(sentence);
-      if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
-      else if (changed) remeasure(sentence, tokenizer);
-    }
+    const kept = new Set(doc.blocks.flatMap((b) => b.sentences.filter((s) => !s.removed)));
+    rewriteSentences(doc, tokenizer);
+    capitalizeAfterSalutation(doc, kept, tokenizer);
   },
 };
+
+/**
+ * A letter's salutation ends on a comma and the next line goes on in lower case ("Hallo zusammen,\n\nich
+ * hoffe …"): once the salutation went, that line opens the prompt and takes its capital.
+ */
+function capitalizeAfterSalutation(doc: Doc, before: ReadonlySet<Sentence>, tokenizer: Tokenizer): void {
+  let salutation = false;
+  for (const block of doc.blocks) {
+    for (const sentence of block.sentences) {
+      if (sentence.removed) {
+        if (before.has(sentence)) salutation = /,\s*$/.test(sentenceText(sentence));
+        continue;
+      }
+      const first = sentence.pieces[0];
+      if (salutation && first && !first.locked && /^[^\p{L}]*\p{Ll}/u.test(first.text)) {
+        first.text = upperFirst(first.text);
+        remeasure(sentence, tokenizer);
+      }
+      salutation = false;
+    }
+  }
+}
+
+/** The rewording, filler and aside removal of the pass, sentence by sentence. */
+function rewriteSentences(doc: Doc, tokenizer: Tokenizer): void {
+  if (!doc.english) {
+    // Other languages have no phrase dictionary, only filler words: their asides go whole, an aside clause
+    // goes from a sentence that says something else, and "bitte" or "por favor" from where they stand.
+    for (const sentence of editableSentences(doc)) {
+      if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
+      else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces) || dropFiller(sentence.pieces)) remeasure(sentence, tokenizer);
+    }
+    return;
+  }
+  for (const sentence of editableSentences(doc)) {
+    if (isCourtesy(sentence.pieces)) {
+      sentence.removed = true;
+      continue;
+    }
+    const asked = POLITE_QUESTION.test(sentenceText(sentence));
+    let changed = dropInterjection(sentence.pieces);
+    sentence.pieces.forEach((piece, i) => {
+      if (piece.locked) return;
+      // Again until stable: removing "really" can complete "it would be great if you could".
+      const before = piece.text;
+      if (!ANY_PHRASE.opensIn(before)) return;
+      piece.text = rewritePiece(piece.text, i === 0, HEDGES);
+      for (let round = 0; round < 3; round++) {
+        const next = rewritePiece(piece.text, i === 0, PHRASES);
+        if (next === piece.text) break;
+        piece.text = next;
+      }
+      piece.text = rewritePiece(piece.text, i === 0, CONTRACTED);
+      if (piece.text !== before) changed = true;
+    });
+    if (changed && asked) endAsked(sentence);
+    if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
+    else if (changed) remeasure(sentence, tokenizer);
+  }
+}
 
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
 // Not the "so" of "say so honestly" or "do so", which stands for what is said or done.
@@ -181,13 +218,14 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
   // nor where the writer puts one, as French does ("c'est gentil !").
   const spaced = new Set<string>();
   for (const m of text.matchAll(SPACED_MARK)) spaced.add(m[1]!);
-  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, (all, mark: string) => (spaced.has(mark) ? all : mark)).replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?])/g, '$1');
+  return out.replace(/(?<=\S) {2,}/g, ' ').replace(/ +([,;.!?])(?=\s|$)/g, (all, mark: string) => (spaced.has(mark) ? all : mark)).replace(/,\s*,/g, ',').replace(/,(\s*[.;:!?)\]）])/g, '$1');
 }
 const SPACED_MARK = /[ \u00a0\u202f]([;!?])(?=\s|$)/g;
 
 const MENTIONED_AFTER = /(?:^|[^\p{L}])(?:with|say|says|saying|word|mit|sag|sagen|con|decir|di|avec|dire|dis|com|dizer|diga)\s+$/iu;
 
-const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+// The first letter, after any emphasis or opening mark: "Bitte **kein** groupBy" → "**Kein** groupBy".
+const upperFirst = (text: string): string => text.replace(/^([*_"“„«(]*)(\p{Ll})/u, (_, marks: string, letter: string) => marks + letter.toUpperCase());
 
 function skipFollowingComma(text: string, end: number): number {
   const after = /^,?[ \t]*/.exec(text.slice(end))![0];

@@ -36,12 +36,18 @@ const CLAUSE_OPENERS = ['and', 'or', 'but', 'nor', 'so', 'yet', 'because', 'if',
 // After "I think that", these make "that" the subject ("I think that should be enough"), not a conjunction.
 const THAT_SUBJECT_WORDS = ['should', 'would', 'could', 'will', 'can', 'might', 'must', 'may', 'is', 'was', 'sounds', 'seems', 'works', 'makes', 'looks'];
 
+// "There is" says that something exists where it opens its clause ("…, and there is a cache"); after any
+// other word "there" is a place: "The conflict resolution there is last-writer-wins" is no "there's".
+const THERE_OPENS_AFTER = [...CLAUSE_OPENERS, 'that', 'where', 'since', 'although', 'though', 'unless', 'until', 'whether', 'also', 'now', 'still'];
+
 // One vocabulary for every dictionary, so a piece's words are scanned to the same ids.
-const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS, CLAUSE_OPENERS, THAT_SUBJECT_WORDS));
+const VOCABULARY = new Vocabulary([...REWRITES, ...CONTRACTIONS, ...OPENERS].flatMap(([from]) => wordsOf(from)).concat(NOT_A_VERB_WORDS, CLAUSE_OPENERS, THAT_SUBJECT_WORDS, THERE_OPENS_AFTER));
 const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
 const THAT = VOCABULARY.id('that');
 const THAT_SUBJECT = new Set(THAT_SUBJECT_WORDS.map((w) => VOCABULARY.id(w)));
 const OPENS_CLAUSE = new Set(CLAUSE_OPENERS.map((w) => VOCABULARY.id(w)));
+const THERE = VOCABULARY.id('there');
+const THERE_OPENS = new Set(THERE_OPENS_AFTER.map((w) => VOCABULARY.id(w)));
 
 /**
  * A phrase dictionary indexed by the first two words of each phrase, longest first, so "in order to
@@ -155,6 +161,7 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   }
   const next = first + n;
   if (phrase.words[n - 1] === THAT && n > 1 && next < scanned.count && THAT_SUBJECT.has(scanned.ids[next]!)) return false;
+  if (phrase.words[0] === THERE && first > 0 && onlyWhitespace(text, scanned.ends[first - 1]!, scanned.starts[first]!) && !THERE_OPENS.has(scanned.ids[first - 1]!)) return false;
   if (!phrase.only) return true;
   // The word after the phrase may stand on the next line: it is not rewritten.
   if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!, true)) return false;

@@ -397,3 +397,18 @@ describe('core/passes/rewrite', () => {
     assert.equal(rw('Si no es posible, escala al equipo.'), 'Si no es posible, escala al equipo.');
   });
 });
+
+describe('core/passes/rewrite: edits at a budget the prompt fits read as the writer wrote them', () => {
+  const rw = (text: string) => through(text, [rewrite]);
+  // Each of these was found on this round's trial prompts at 100%.
+  const cases: [string, string, string][] = [
+    ['"there" as a place is no "there\'s"', 'The conflict resolution there is last-writer-wins.', 'The conflict resolution there is last-writer-wins.'],
+    ['"there is" that opens its clause still contracts', 'If there is a cache, use it.', "If there's a cache, use it."],
+    ['"is in addition to" is no "is besides"', 'The fee is due with the notice and is in addition to rent owed.', 'The fee is due with the notice and is in addition to rent owed.'],
+    ['a filler before ")" takes its comma', 'I read the diff (my eyes glaze over after about 200 lines, to be honest) and stop.', 'I read the diff (my eyes glaze over after about 200 lines) and stop.'],
+    ['"eine kurze Bitte" is the noun', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.'],
+    ['the capital goes past emphasis', '3. Bitte **kein** Object.groupBy verwenden.', '3. **Kein** Object.groupBy verwenden.'],
+    ['the line after a salutation takes its capital', 'Hallo zusammen,\n\nich hänge an einem TypeScript-Fehler mit Node 20.11.', 'Ich hänge an einem TypeScript-Fehler mit Node 20.11.'],
+  ];
+  for (const [what, input, expected] of cases) it(what, () => assert.equal(rw(input), expected));
+});
