@@ -154,7 +154,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (!sentence.instruction && GOES_ON.test(text)) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
           whole.head = before;
           if (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text)) counterweights.push([before, whole]);
         }
@@ -543,6 +543,10 @@ const CONTINUES = new RegExp(
   `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)`,
   'iu',
 );
+
+// What goes on from the sentence before in an account ("But because the chip supplier …", "具体的には、…",
+// "また、ビルド時に…"); a rule that opens so ("Also, avoid superlatives") stands on its own.
+const GOES_ON = /^[^\p{L}]*(?:(?:but|specifically|in particular|aber|pero|mais|mas)(?![\p{L}])|但是|可是|不过|具体来说|しかし|具体的には|また、)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
 const DEFINITION = /^(?:\*\*|__|`)?[\p{L}\p{N}][\p{L}\p{N} _./-]{0,30}?(?:\*\*|__|`)?\s*(?:[:：]|\s[—–-]\s)\s*\S/u;

@@ -1580,3 +1580,26 @@ describe('core/passes/prune capitalisation', () => {
     }
   });
 });
+
+describe('core/passes/select: what goes on from the sentence before', () => {
+  it('keeps "但是…", "また、…" and "But …" of an account only with the sentence they go on from', () => {
+    const zh = [
+      '麻烦帮我改一封商务邮件！',
+      '情况大概是这样：我们公司上个月跟德国客户 Müller GmbH 签了 1,200 台 LQ-S300 传感器的订单，合同交货日期是 6 月 28 日。但是因为上游芯片供应商（TI 的 TPS62840 缺货）延迟，我们最快只能在 7 月 12 日发货。老板让我写封邮件说明情况。',
+      '我的初稿如下：',
+      '> 尊敬的 Schmidt 先生：我们最快只能 7 月 12 日发货了，非常抱歉。为了表示歉意，我们愿意打 3% 的折扣。王磊',
+    ].join('\n\n');
+    // Before, at 33% and 25% relaxed the output went from the request to "但是因为上游芯片供应商…".
+    keptOnlyWith(zh, '但是因为上游', '情况大概是这样', 'a "but" with nothing before it', 20, BOTH);
+    const ja = 'レビューをお願いできますでしょうか。\n\n現在、社内の在庫管理システム（Next.js 14.2 + Prisma 5.14）で在庫を一括更新するAPIを実装しています。また、ビルド時に型エラーも出ていて、原因がよくわかっておりません。\n\n説明は日本語でお願いいたします。';
+    keptOnlyWith(ja, 'また、ビルド時に', '在庫管理システム', 'an "also" with nothing before it', 20, BOTH);
+    const en = 'Review the handler below.\n\nOur webhook handler at /webhooks/stripe receives the invoice.paid event and marks the order as paid in Postgres 15. But since Monday some orders are marked twice and the customer gets two receipts.\n\nKeep the fix small.';
+    keptOnlyWith(en, 'But since Monday', 'Our webhook handler', 'a "but" with nothing before it', 20, BOTH);
+  });
+
+  it('lets a rule that opens with "also" stand on its own', () => {
+    const text = 'チラシの文章を考えていただけないでしょうか。\n\nターゲットは20代から40代の女性です。「グルテンフリー」という言葉は使わないでください。また、「日本一」や「最高」のような最上級の表現も避けてください。';
+    const outs = [20, 30, 40, 50, 60].map((p) => optimize({ text, budget: `${p}%`, mode: 'strict' }).text);
+    assert.ok(outs.some((out) => out.includes('また、「日本一」') && !out.includes('グルテンフリー')), outs.join('\n---\n'));
+  });
+});
