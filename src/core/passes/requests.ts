@@ -233,6 +233,11 @@ const ANNOUNCES = /[:：]\s*$|如下|以下の通り|以下です|下記の通�
 function markAskedLists(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   for (let i = 0; i + 1 < blocks.length; i++) {
     const lead = blocks[i]!;
+    // "## What I need", then "The specific change is: add a `break_minutes` column …": the section's first paragraph.
+    if (lead.kind === 'heading' && (lead.level ?? 1) < LEAD_IN_LEVEL && ASKED_LABEL.test(lead.body.replace(/^\s*#+\s*/, ''))) {
+      const first = blocks[i + 1]!;
+      if (first.kind === 'prose' && !first.verbatim && !isListItem(first)) for (const sentence of first.sentences) if (!said(sentence)) sentence.request = true;
+    }
     if (!isListItem(blocks[i + 1]!) || !asksForList(lead, english)) continue;
     const indent = indentOf(blocks[i + 1]!.prefix);
     for (let k = i + 1; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) >= indent; k++) {

@@ -69,6 +69,18 @@ describe('core/passes/requests: a request written as a list of asks', () => {
     keepsAll(zh, ['1. 这个错误的根本原因是什么？', '2. 正确的写法应该是怎样的？']);
   });
 
+  it('keeps the first paragraph under "## What I need" as the request', () => {
+    const text = [
+      '# Create a safe migration', "I'd like you to help me write a new database migration for our Rails app. We've had outages caused by migrations that locked big tables.",
+      '<rules>\n1. Always use `algorithm: :concurrently` when adding an index to a table with more than 1 million rows.\n2. Never add a column with a non-null default to `shifts` in one step.\n3. Set `lock_timeout` to `5s` at the top of the migration.\n</rules>',
+      '## What I need', 'The specific change is: add a `break_minutes` integer column to `shifts`, and add an index on `shifts (location_id, starts_at)` because the weekly roster query takes ~4.8 seconds.',
+      'Here is the current schema excerpt:', '```ruby\ncreate_table "shifts" do |t|\n  t.bigint "location_id", null: false\n  t.datetime "starts_at", null: false\nend\n```',
+      "Please don't run the migrations yourself. Thanks a lot!",
+    ].join('\n\n');
+    // Before, at 50% "## What I need" stood over the schema: the change itself was gone, in both modes.
+    keepsAll(text, ['The specific change is: add a `break_minutes` integer column'], ['50%', '33%']);
+  });
+
   it('leaves a system prompt\'s rule list to compete by value: "Rules:" is no list of asks', () => {
     const rules = ['Never share a customer\'s address.', 'Reply in the customer\'s language.', 'Keep answers under 120 words.', 'Use the customer\'s first name.', 'Offer the help centre link at the end.', 'Do not discuss competitors.'];
     const text = `You are the support assistant of Acme Cloud Storage, a file sync service for small teams.\n\nRules:\n\n${rules.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
