@@ -313,6 +313,9 @@ function splitBracketTitles(blocks: Block[]): void {
 // A title in lenticular brackets opening its line, as Chinese and Japanese prompts mark sections: "【用語集】".
 const BRACKET_TITLE = /^【([^】\n]{1,20})】$/u;
 
+// "Title: Billing FAQ", "Titel: …", "标题：…": a document's title field.
+const TITLE_LINE = /^(?:title|titel|título|titre|titolo|标题|タイトル)\s*[:：]\s*\S/iu;
+
 // "Document 1", "Doc 2: Refund policy", "Source 3 – Wiki": the title of a retrieved document.
 const DOCUMENT_TITLE = /^(?:doc(?:ument)?|source|passage)\s*\d+(?:\s*[:：–—-].*)?$/i;
 
@@ -470,6 +473,17 @@ const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|o
  * it; "[Doc 1]" never ends up over Doc 2's text. A document on one line stays prose.
  */
 function markSourceHeaders(blocks: Block[]): void {
+  // A retrieved document's title on its own line over its text ("Title: Billing FAQ — Refund Windows\n
+  // Customers on …"): the title frames the text, and goes once none of it is kept.
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const title = block.sentences[0];
+    if (block.kind !== 'prose' || !block.verbatim || block.sentences.length < 2 || !title || !title.sep.includes('\n')) continue;
+    const text = block.prefix + sentenceText(title);
+    if (!TITLE_LINE.test(text) || text.split(/\s+/).length > 25) continue;
+    const [head, rest] = splitAfter(block, 0);
+    blocks.splice(i, 1, asHeading(head, text, title.tokens, SOURCE_LEVEL), rest);
+  }
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
     if (block.kind !== 'prose' || block.sentences.length === 0 || !next || next.kind === 'heading') return;

@@ -8,6 +8,7 @@
 const LABEL = (names: string) => new RegExp(`^(?:[-*+>]\\s+)?(?:\\*\\*|__)?(?:${names})(?:\\s*\\([^()\\n]{1,160}\\))?(?:\\*\\*|__)?\\s*[:：]`, 'i');
 const QUESTION_SIDE = LABEL(
   'q|question|input|user|human|customer|client|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
+    '(?:customer|user|client|final|your|the) (?:question|query|message|email|request)|' +
     'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー',
 );
 const ANSWER_SIDE = LABEL(

@@ -52,9 +52,20 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
     partner.forEach((j, i) => {
       if (j > i && FINAL_TAG.test(ranges[i]!.tag!.name) && (last < 0 || j > partner[last]!)) last = i;
     });
-    if (last >= 0) for (let k = last + 1; k < partner[last]!; k++) ranges[k]!.pinned = true;
+    if (last >= 0 && !askedAfter(ranges, last, partner[last]!, text)) for (let k = last + 1; k < partner[last]!; k++) ranges[k]!.pinned = true;
   }
   return ranges;
+}
+
+// Sections that hold material the prompt is about, not what it asks: a question after the last of them
+// ("</document>\n\nCustomer question: … ?") is the final input instead.
+const MATERIAL_TAG = /^(?:document|text|email|message|ticket)$/;
+const ASKED = /[?？]\s*$|^[^\p{L}]*(?:[\p{L}]+\s+)?(?:question|frage|pregunta|pergunta|问题|質問)\s*[:：]/imu;
+
+/** Whether prose after the material section `open`…`close` asks a question of its own. */
+function askedAfter(ranges: readonly PromptRange[], open: number, close: number, text: string): boolean {
+  if (!MATERIAL_TAG.test(ranges[open]!.tag!.name)) return false;
+  return ranges.slice(close + 1).some((r) => r.kind === 'prose' && ASKED.test(text.slice(r.start, r.end)));
 }
 
 // "## Examples", "### Few-shot examples", "## Beispiele", "## 示例": a section of few-shot examples.

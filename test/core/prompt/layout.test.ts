@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { promptRanges, type PromptRange } from '../../../src/core/prompt/layout';
 import { frontMatterEnd } from '../../../src/core/prompt/frontmatter';
+import { optimize } from '../../../src/core';
 
 /** Each range as "kind[flags]: text", for readable expectations. */
 const shape = (text: string): string[] =>
@@ -122,5 +123,31 @@ describe('core/prompt/layout', () => {
   it('does not take a label in passing for the final input', () => {
     const text = 'Input: the user file.\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n\nFourth paragraph.';
     assert.ok(!shape(text).some((r) => r.includes('📌')), shape(text).join('\n'));
+  });
+});
+
+describe('core/prompt/layout: the question after the documents', () => {
+  const docs = [
+    'Answer the customer using only the documents below.',
+    '<document id="kb-204">\nTitle: Data retention after cancellation\nWhen a subscription is cancelled, project data is kept read-only for 30 days. Enterprise plans keep it for 90 days.\n</document>',
+    '<document id="kb-509">\nTitle: Office holiday schedule\nSupport is closed on December 25 and January 1.\n</document>',
+  ].join('\n\n');
+
+  it('pins the question that follows the last document, not the document', () => {
+    const text = `${docs}\n\nCustomer question: We cancelled 45 days ago on the Enterprise plan. Can we still get our data back?`;
+    const pinned = shape(text).filter((r) => r.includes('📌'));
+    // Before, the office holiday schedule was pinned as the final input and the question competed as prose.
+    assert.deepEqual(pinned, ['prose📌: Customer question: We cancelled 45 days ago on the Enterprise plan. Can we still get our data back?']);
+    // A prompt that ends on its document still pins it.
+    assert.ok(shape(docs).some((r) => r.startsWith('prose📌: Title: Office holiday schedule')), shape(docs).join('\n'));
+  });
+
+  it('drops a document\'s "Title:" line with the last of its text: no document is a title alone', () => {
+    const text = `${docs}\n\nCustomer question: We cancelled 45 days ago on the Enterprise plan. Can we still get our data back?`;
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (let percent = 20; percent <= 95; percent += 5) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        for (const m of out.matchAll(/^Title: .*\n(.*)/gm)) assert.notEqual(m[1], '</document>', `${mode} ${percent}%\n${out}`);
+      }
   });
 });
