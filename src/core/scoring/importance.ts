@@ -75,6 +75,9 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   let maxOwn = 0;
   for (const v of own) if (v > maxOwn) maxOwn = v;
   const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
+  // Without a task, the question the prompt closes on says which of its documents matter: "… already talked
+  // to their bank about it. What should the agent do?" over four retrieved documents.
+  const asked = relevance ? null : askedOfMaterial(ranked, doc.english);
   // An imperative inside quoted material (a manual to translate, a document's "Keep the receipt") is
   // the material's, not an instruction to the model.
   const instructs = (r: RankedSentence) => !!r.sentence.instruction && !r.material;
@@ -108,11 +111,29 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
-      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated;
+      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated + ASKED_WEIGHT * (asked?.[i] ?? 0);
     }
     r.sentence.score = r.score;
   });
   return ranked;
+}
+
+/** What relevance to the closing question adds to a document sentence's value without a task (about 0–1.5). */
+const ASKED_WEIGHT = 0.5;
+
+/** Each material sentence's relevance (0–1) to the prompt's pinned closing question, or null without both. */
+function askedOfMaterial(ranked: readonly RankedSentence[], english: boolean): number[] | null {
+  let lastMaterial = -1;
+  ranked.forEach((r, i) => { if (r.material) lastMaterial = i; });
+  if (lastMaterial < 0) return null;
+  // The pinned input after the documents, when it asks: "Question: A customer on the Annual plan … What should …?"
+  const closing = ranked.slice(lastMaterial + 1).filter((r) => r.sentence.pinned);
+  if (!closing.some((r) => /[?？]\s*$/.test(sentenceText(r.sentence)))) return null;
+  const query = terms(closing.map((r) => sentenceText(r.sentence)).join(' '), english);
+  if (query.length === 0) return null;
+  const scores = bm25Terms(ranked.map((r) => (r.material ? termsOf(sentenceWords(r.sentence), english) : [])), query).map((c) => [...c.values()].reduce((a, b) => a + b, 0));
+  const max = Math.max(...scores);
+  return max > 0 ? scores.map((v) => v / max) : null;
 }
 
 // "## Your task", "## Task", "## Goal", "## Aufgabe", "## Tarea", "## Tâche", "## 任务".

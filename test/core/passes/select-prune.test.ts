@@ -1603,3 +1603,17 @@ describe('core/passes/select: what goes on from the sentence before', () => {
     assert.ok(outs.some((out) => out.includes('また、「日本一」') && !out.includes('グルテンフリー')), outs.join('\n---\n'));
   });
 });
+
+describe('core/passes/select: documents without a task', () => {
+  it('keeps what the closing question asks about, out of several retrieved documents', () => {
+    const text = [
+      "You're a research assistant helping a pharmacist. Answer the question using the excerpts provided. Quote exact dosage numbers; never round them.",
+      'Source: Product monograph, Amoxiclav 875/125 tablets (2023 revision)\nThe usual adult dose is one 875/125 mg tablet every 12 hours. For patients with a creatinine clearance below 30 mL/min, the 875/125 mg tablet should not be used. Duration of therapy should not usually exceed 14 days without review.',
+      'Source: Hospital formulary note, Metformin extended release\nStarting dose is 500 mg once daily with the evening meal. Do not crush or chew the tablets.',
+      'Source: Patient leaflet, Ibuprofen 200 mg\nTake one or two tablets every 4 to 6 hours. Do not exceed six tablets in 24 hours.',
+      'Question: A 72-year-old patient with a creatinine clearance of 22 mL/min has been prescribed Amoxiclav 875/125 mg twice daily. Is this appropriate?',
+    ].join('\n\n');
+    // Before, at 60% the output kept the metformin and ibuprofen notes and nothing on the renal limit.
+    for (const mode of BOTH) assert.match(optimize({ text, budget: '60%', mode }).text, /creatinine clearance below 30 mL\/min/, mode);
+  });
+});
