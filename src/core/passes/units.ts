@@ -540,7 +540,7 @@ const VERB_OBJECT = /^[^\p{L}]*(?!(?:make|keep|let|take|get|leave)\s)\p{L}+\s+(?
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "Does it …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
 const CONTINUES = new RegExp(
-  `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)`,
+  `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合|(?:这|那)(?:个|些|样|种)?|它|他|她|他们|她们|该|これ|それ|この|その|彼|彼女)`,
   'iu',
 );
 

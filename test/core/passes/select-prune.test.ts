@@ -1595,6 +1595,9 @@ describe('core/passes/select: what goes on from the sentence before', () => {
     keptOnlyWith(ja, 'また、ビルド時に', '在庫管理システム', 'an "also" with nothing before it', 20, BOTH);
     const en = 'Review the handler below.\n\nOur webhook handler at /webhooks/stripe receives the invoice.paid event and marks the order as paid in Postgres 15. But since Monday some orders are marked twice and the customer gets two receipts.\n\nKeep the fix small.';
     keptOnlyWith(en, 'But since Monday', 'Our webhook handler', 'a "but" with nothing before it', 20, BOTH);
+    // As "It …" and "This …" do in English, "她…", "这个…", "その…" point at the sentence before.
+    const minutes = '麻烦帮我整理一个给管理层看的摘要。\n\n## 测试情况\n\n王晓彤说回归测试用例一共 412 条，目前通过 367 条。失败的主要集中在多币种金额换算上，比如 ¥1,000 被错误地乘以 100 传给了 Stripe。她强调这个问题必须在上线前修复。\n\n## 上线计划\n\nKevin 提出 6 月 10 日先切 5% 流量，6 月 17 日全量。';
+    keptOnlyWith(minutes, '她强调这个问题', '被错误地乘以 100', 'a "she" and "this problem" with nothing before them', 20, BOTH);
   });
 
   it('lets a rule that opens with "also" stand on its own', () => {
