@@ -180,6 +180,12 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   const first =
     tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? asked();
   if (first) first.request = true;
+  // A second ask in so many words: "I'd also like to know whether we need to handle … separately.", "Could you
+  // also …?", "¿Podrías también …?".
+  for (const block of prose) {
+    if (isListItem(block) || block.verbatim) continue;
+    for (const s of block.sentences) if (!s.request && !said(s) && ALSO_ASKS.test(sentenceText(s))) s.request = true;
+  }
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
 
@@ -360,3 +366,6 @@ const FOLLOWING = /\b(?:the following|these (?:two|three|four|\d))\b|(?<![\p{L}]
 const FOLLOWING_RULES = new RegExp(`(?:following|these (?:two|three|four|\\d))\\s+(?:${OWN_RULES})\\b|ルール|規則|规则|守って|遵守|regeln|reglas|règles|regras`, 'iu');
 // What asks for answers about the points: "以下の3点について教えていただけますと…", "explain the following".
 const ANSWER_ASK = /教えて|答えて|回答して|ご回答|解答|说明一下|解释|\b(?:explain|answer|tell me)\b/iu;
+
+// "I'd also like to know …", "I also want to know …", "Could you also …", "Can you also …": what else is asked.
+const ALSO_ASKS = /^[^\p{L}]*(?:(?:and|oh|also|plus)[,]?\s+)?(?:i(?:['’]d| would) also like to know|i(?:['’]d| would) also like you to|i also (?:want|need) to know|i(?:['’]m| am) also wondering|(?:can|could|would) you also)(?![\p{L}])/iu;

@@ -69,6 +69,16 @@ describe('core/passes/requests: a request written as a list of asks', () => {
     keepsAll(zh, ['1. 这个错误的根本原因是什么？', '2. 正确的写法应该是怎样的？']);
   });
 
+  it('keeps a second ask put in so many words ("I\'d also like to know …") with the first', () => {
+    const text = [
+      "Hello! Quick (hopefully) question about a Stripe webhook that's driving me a little crazy. Our handler at `/webhooks/stripe` marks the subscription as cancelled even though the customer is still paying.",
+      '```python\nif event["type"] == "customer.subscription.updated":\n    sub = event["data"]["object"]\n    if sub.get("canceled_at"):\n        db.subscriptions.update(sub["id"], status="cancelled")\n    else:\n        db.subscriptions.update(sub["id"], status=sub["status"])\n```',
+      "So why is our DB saying cancelled when Stripe says active, and what should the condition be instead? We want the customer to keep access until the period ends. I'd also like to know whether we need to handle `customer.subscription.deleted` separately. Thanks so much in advance!",
+    ].join('\n\n');
+    // Before, relaxed mode at 50% kept the first question and dropped the second.
+    keepsAll(text, ["I'd also like to know whether we need to handle `customer.subscription.deleted` separately."]);
+  });
+
   it('keeps the first paragraph under "## What I need" as the request', () => {
     const text = [
       '# Create a safe migration', "I'd like you to help me write a new database migration for our Rails app. We've had outages caused by migrations that locked big tables.",
