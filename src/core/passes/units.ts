@@ -46,6 +46,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // not; in a text to read with a task, relevance decides (the answer may be in "It opened in 1990.").
   const instructed = doc.blocks.some((b) => b.sentences.some((s) => s.instruction));
   const leaning = doc.task.trim() === '' || instructed;
+  // A prompt, which asks something (an article asks nothing): its account leans as an article's text need not.
+  const asks = instructed || doc.blocks.some((b) => b.sentences.some((s) => s.request));
   let lastTurnEnd: Unit | undefined; // the last sentence of the transcript's last turn read
   const units: Unit[] = [];
   // A rule and the rule that weighs against it ("… lean towards HARASSMENT. On the other hand, don't
@@ -154,7 +156,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (!sentence.instruction && GOES_ON.test(text)) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
+        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (asks && ((!sentence.instruction && GOES_ON.test(text)) || POINTS_BACK_WIDE.test(text))) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
           whole.head = before;
           if (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text)) counterweights.push([before, whole]);
         }
@@ -540,12 +542,17 @@ const VERB_OBJECT = /^[^\p{L}]*(?!(?:make|keep|let|take|get|leave)\s)\p{L}+\s+(?
 // Openers that lean on the sentence before ("Then …", "It is cleared …", "Does it …", "These files …"): kept only with
 // it (without a task; with one, relevance decides), so no kept sentence points at nothing.
 const CONTINUES = new RegExp(
-  `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合|(?:这|那)(?:个|些|样|种)?|它|他|她|他们|她们|该|これ|それ|この|その|彼|彼女)`,
+  `^[^\\p{L}]*(?:(?:(?:does|do|did|is|are|was|were|can|could|will|would|should|has|have)\\s+)?(?:it|its|they|their|them|this|these|those|such|he|she|that)(?:['’](?:s|re))?(?=\\s)|then|that means|this means|that is|without (?:it|this|that)|however|nevertheless|nonetheless|therefore|hence|as a result|in contrast|by contrast|on the other hand|das heißt|dann|es decir|entonces|c'est-à-dire|alors|ou seja|então|${OTHER_BRANCH})(?![\\p{L}])|^(?:然后|否则|也就是说|这种情况下|在这种情况下|つまり|その場合)`,
   'iu',
 );
 
-// What goes on from the sentence before in an account ("But because the chip supplier …", "具体的には、…",
-// "また、ビルド時に…"); a rule that opens so ("Also, avoid superlatives") stands on its own.
+// In a prompt, a Chinese or Japanese sentence that opens on a pronoun or demonstrative points at the one before,
+// as "It …" and "This …" do ("她强调这个问题…"); an article's "这是…" mostly introduces its own subject.
+const POINTS_BACK_WIDE = /^(?:(?:这|那)(?:个|些|样|种)?|它|他|她|他们|她们|该|これ|それ|この|その|彼|彼女)/u;
+
+// What goes on from the sentence before in a prompt's account ("But because the chip supplier …", "具体的には、…",
+// "また、ビルド時に…"); a rule that opens so ("Also, avoid superlatives") stands on its own, and so does an
+// article's sentence (its "But …" may hold an answer).
 const GOES_ON = /^[^\p{L}]*(?:(?:but|specifically|in particular|aber|pero|mais|mas)(?![\p{L}])|但是|可是|不过|具体来说|しかし|具体的には|また、)/iu;
 
 // "BILLING: charges, refunds", "**Starter** — $19 per month": a term and what it stands for.
