@@ -101,7 +101,8 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   const closing = [...last.sentences].reverse().filter((s) => !said(s)).slice(0, CLOSING_SENTENCES);
   // Not a colon alone: an article can end on one ("…, Tesla said:"); an input the app appends comes after
   // an instruction ("Summarize the following text:"), which is pinned as one.
-  const asks = (s: Sentence) => /[?？]\s*$/.test(sentenceText(s)) || REQUEST.test(sentenceText(s));
+  // A question in quotation marks ends on its closing mark: "「…送料はどうなりますか？」".
+  const asks = (s: Sentence) => /[?？]\s*$/.test(sentenceText(s)) || QUOTED_QUESTION.test(sentenceText(s)) || REQUEST.test(sentenceText(s));
   // Under a section heading, a plain instruction is that section's last rule ("## Working Style … Prefer
   // a few high-value scenarios."), not the prompt's request, unless the section is the task.
   // So under a label that opens its paragraph ("Output:", then the format's rules), unless it names the task.
@@ -113,11 +114,15 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   if (!request) return;
   // A question in quotation marks is one input: "Hi, my partner is due in September. … Would the company
   // pay for the flights?" is pinned whole, not its last sentence.
+  // It is the input the prompt closes on, ranked above the role: where only one fits, the customer's question
+  // says more than "You are a support assistant".
   if (last.suffix) {
-    for (const sentence of last.sentences) sentence.pinned = true;
+    for (const sentence of last.sentences) sentence.pinned = sentence.input = true;
     return;
   }
   request.pinned = true;
+  // A question in quotation marks is someone's message: the input, ranked above the role (see above).
+  if (QUOTED_QUESTION.test(sentenceText(request))) request.input = true;
   // The question that asks may come before the last rule about it: "Can you point out the bugs and show a
   // fixed version? … Keep the explanation to at most 5 bullet points." (`closing` runs backwards.)
   // So may the polite ask before a closing rule, with or without its question mark: "Você poderia escrever
@@ -369,3 +374,6 @@ const ANSWER_ASK = /教えて|答えて|回答して|ご回答|解答|说明一�
 
 // "I'd also like to know …", "I also want to know …", "Could you also …", "Can you also …": what else is asked.
 const ALSO_ASKS = /^[^\p{L}]*(?:(?:and|oh|also|plus)[,]?\s+)?(?:i(?:['’]d| would) also like to know|i(?:['’]d| would) also like you to|i also (?:want|need) to know|i(?:['’]m| am) also wondering|(?:can|could|would) you also)(?![\p{L}])/iu;
+
+// A question that is a quotation: "「…返品か交換はしてもらえますか？送料はどうなりますか？」".
+const QUOTED_QUESTION = /^[^\p{L}]*[「『"“«][\s\S]*[?？][」』"”»]\s*$/u;

@@ -151,3 +151,17 @@ describe('core/prompt/layout: the question after the documents', () => {
       }
   });
 });
+
+describe('core/prompt/layout: a quoted inquiry after the documents', () => {
+  it('keeps the customer inquiry in 「」 after the documents, whole, at every budget', () => {
+    const text = [
+      'あなたは当社カスタマーサポートの回答支援 AI です。以下の参考文書だけを根拠に、問い合わせへの回答案を作成してください。',
+      '<documents>\n<document id="1" title="返品・交換ポリシー">\n商品到着後 14 日以内であれば、未開封・未使用に限り返品を受け付けます。初期不良の場合は当社が送料を負担します。\n</document>\n<document id="2" title="採用情報ページ">\n当社では現在、カスタマーサポートスタッフを募集しています。\n</document>\n</documents>',
+      'お客様からの問い合わせ：\n「5 月 8 日に注文番号 A-20240508-3317 でイヤホンを購入しました。右耳側から音が出ません。返品か交換はしてもらえますか？」',
+    ].join('\n\n');
+    const inquiry = text.slice(text.indexOf('「5 月'));
+    // Before, the last <document> was pinned as the final input and the inquiry went at every budget below 100%.
+    for (const mode of ['strict', 'relaxed'] as const)
+      for (const budget of ['50%', '33%']) assert.ok(optimize({ text, budget, mode }).text.includes(inquiry), `${mode} ${budget}`);
+  });
+});
