@@ -41,7 +41,7 @@ const WIDE = [
   // Japanese
   'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '恐れ入ります', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
   // Chinese
-  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些',
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些', '(?:如果[^，。]{0,12}?)?(?:还)?请?多多?包涵',
 ];
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the
@@ -91,10 +91,10 @@ export const ASIDE_GUARD = new RegExp(
     'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo)(?![\\p{L}])|' +
     // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
     // and not 请教 ("to ask someone's advice").
-    '请(?!教|你喝|你吃)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|(?<!いた)だけ|禁止|[\\p{N}]|' +
+    '请(?!教|你喝|你吃|多包涵)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|(?<!いた)だけ|禁止|[\\p{N}]|' +
     // A request put politely, which the thanks beside it does not make an aside: "麻烦帮我写一个脚本，谢谢！",
     // "議事録の要約をお願いします", "Danke, kannst du mir das Skript schreiben?".
-    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい)|教えて|' +
+    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい|でき)|(?<!させて)いただけ(?:ます|ません|ない)|教えて|' +
     // What the writer needs, beside the apology: "Desculpa …, mas preciso de ajuda com um contrato de aluguel".
     '(?<![\\p{L}])(?:preciso de|precisamos de|necesito|necesitamos|ich brauche|wir brauchen|ich benötige|j[’\'\']ai besoin|nous avons besoin)(?![\\p{L}])|需要|' +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|puede usted)(?![\\p{L}])`,

@@ -272,7 +272,17 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
     if (said.replace(ASIDES, ' ') === said) return false;
   }
   const rest = open.replace(ASIDES, ' ');
-  return rest !== open && !FOREIGN_GUARD.test(rest) && !hasCode(rest);
+  if (rest === open || FOREIGN_GUARD.test(rest) || hasCode(rest)) return false;
+  // A Chinese or Japanese sentence with an aside goes whole unless it says more beside it than one clause of
+  // talk ("各位大佬好，想请教一个比较头疼的问题！"): "大家好，我是做后端的，最近在把一个老服务迁到 asyncio 上，
+  // 遇到了点问题，想请教一下。" says who writes and about what.
+  return !wide || text.split(/[，、,]/).filter(saysSomething).length < 2;
+}
+
+/** A clause with no aside in it and more than an interjection ("嗯", "好的"): "我是做后端的". */
+function saysSomething(clause: string): boolean {
+  const bare = clause.replace(/[\s\p{P}～~]/gu, '');
+  return bare.length > 4 && bare.replace(ASIDES, '') === bare && !ASIDE_CLAUSE.test(bare);
 }
 
 // A clause of a Chinese or Japanese sentence with the comma that ends it.

@@ -392,6 +392,17 @@ describe('core/passes/rewrite', () => {
   for (const [input, expected] of foreignAsides) {
     it(`drops asides of other languages: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
   }
+  it('keeps a Chinese or Japanese sentence that says more beside its aside, and a request put humbly', () => {
+    // Before, both went whole at 100%: a greeting or "恐縮ですが" made the sentence an aside.
+    assert.equal(
+      rw('大家好，我是做后端的，最近在把一个老的 Python 服务迁到 asyncio 上，遇到了点问题，想请教一下。说实话我对 asyncio 还不是很熟，如果问题比较基础请多包涵。环境：Python 3.11.4。'),
+      '我是做后端的，最近在把一个老的 Python 服务迁到 asyncio 上，遇到了点问题，想请教一下。环境：Python 3.11.4。',
+    );
+    assert.equal(rw('お忙しいところ恐縮ですが、お詫びメールの書き直しをお願いできますでしょうか。経緯は 4 月 10 日の誤納品です。'), 'お忙しいところ恐縮ですが、お詫びメールの書き直しをお願いできますでしょうか。経緯は 4 月 10 日の誤納品です。');
+    // One clause of talk beside the greeting still goes whole.
+    assert.equal(rw('各位大佬好，想请教一个比较头疼的问题！数据库是 MySQL 8.0。'), '数据库是 MySQL 8.0。');
+  });
+
   it('keeps what only looks like those asides: a rule with "no", a niceness rule', () => {
     assert.equal(rw('Das wäre nett, aber schreib nicht mehr als 100 Wörter.'), 'Das wäre nett, aber schreib nicht mehr als 100 Wörter.');
     assert.equal(rw('Si no es posible, escala al equipo.'), 'Si no es posible, escala al equipo.');
