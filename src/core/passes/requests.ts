@@ -252,7 +252,8 @@ function markAskedLists(blocks: readonly Block[], said: (sentence: Sentence) => 
     if (!isListItem(blocks[i + 1]!) || !asksForList(lead, english)) continue;
     const indent = indentOf(blocks[i + 1]!.prefix);
     for (let k = i + 1; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!) && indentOf(blocks[k]!.prefix) >= indent; k++) {
-      for (const sentence of blocks[k]!.sentences) if (!said(sentence)) sentence.request = true;
+      // The item's first sentence is the ask, a hedge in it or not ("entender por que …, mas não sei explicar direito").
+      blocks[k]!.sentences.forEach((sentence, n) => { if (n === 0 || !said(sentence)) sentence.request = true; });
     }
     const last = lead.sentences[lead.sentences.length - 1];
     if (last) last.request = true;
@@ -363,7 +364,7 @@ const SLOT = /^(?:\{\{?\s*[\p{L}\p{N}_.:-]+\s*\}\}?|\$\{[^{}\n]+\}|\[\[[\p{L}\p{
 // The label over a list of questions or wishes: "Questions:", "My questions:", "Fragen:", "Was ich mir wünschen
 // würde:", "Ce que j'aimerais :", "Lo que necesitaría:", "O que eu gostaria:", "我的问题有两个：", "質問："
 const ASKED_LABEL =
-  /^[^\p{L}]*(?:(?:(?:my|our|some|a few|two|three|\d)\s+)?questions\s*:|(?:(?:meine|unsere|ein paar|zwei|drei)\s+)?fragen\s*:|(?:(?:mis|algunas|dos|tres)\s+)?preguntas\s*:|(?:(?:mes|quelques|deux|trois)\s+)?questions\s*:|(?:(?:minhas|algumas|duas|três)\s+)?perguntas\s*:|(?:what i(?:'d| would) (?:like|love|need)|what i need|i(?:'d| would) like(?: you to)?|was ich (?:mir )?(?:wünsche|wünschen würde|bräuchte|brauche|gerne hätte|möchte)|lo que (?:necesito|necesitaría|quiero|querría|me gustaría)|ce (?:que j'aimerais|que je voudrais|que je souhaite|que je souhaiterais|dont j'ai besoin|dont j'aurais besoin)|o que (?:eu )?(?:preciso|precisaria|quero|queria|gostaria))(?![\p{L}]))|^[^\p{L}]*(?:我的问题|问题如下|我想问|我的需求|需求如下|質問|お聞きしたいこと|教えていただきたいこと)/iu;
+  /^[^\p{L}]*(?:(?:(?:my|our|some|a few|two|three|\d)\s+)?questions\s*:|(?:(?:meine|unsere|ein paar|zwei|drei)\s+)?fragen\s*:|(?:(?:mis|algunas|dos|tres)\s+)?preguntas\s*:|(?:(?:mes|quelques|deux|trois)\s+)?questions\s*:|(?:(?:minhas|algumas|duas|três)\s+)?perguntas\s*:|(?:what i(?:'d| would) (?:like|love|need)|what i need|i(?:'d| would) like(?: you to)?|was ich (?:mir )?(?:wünsche|wünschen würde|bräuchte|brauche|gerne hätte|möchte)|lo que (?:necesito|necesitaría|quiero|querría|me gustaría)|ce (?:que j'aimerais|que je voudrais|que je souhaite|que je souhaiterais|que j'attends|dont j'ai besoin|dont j'aurais besoin)|deliverables?|livrables?|entregables?|entregáveis|o que (?:eu )?(?:preciso|precisaria|quero|queria|gostaria))(?![\p{L}]))|^[^\p{L}]*(?:我的问题|问题如下|我想问|我的需求|需求如下|質問|お聞きしたいこと|教えていただきたいこと)/iu;
 // "the following", "以下の3点", "下面几个问题": the list after it holds what is asked.
 const FOLLOWING = /\b(?:the following|these (?:two|three|four|\d))\b|(?<![\p{L}])(?:folgenden?|siguientes|suivant(?:e?s)?|seguintes)(?![\p{L}])|以下の|下記の|次の|下面(?:几|这|的)|以下几/iu;
 

@@ -69,6 +69,15 @@ describe('core/passes/requests: a request written as a list of asks', () => {
     keepsAll(zh, ['1. 这个错误的根本原因是什么？', '2. 正确的写法应该是怎样的？']);
   });
 
+  it('keeps the asks after "Deliverables:", "Ce que j\'attends de vous :" and an ask that hedges ("…, mas não sei explicar direito")', () => {
+    const code = '```yaml\nservices:\n  api:\n    image: node:20\n    ports: ["3000:3000"]\n  nginx:\n    image: nginx:1.25\n    ports: ["80:80", "443:443"]\n```';
+    const pt = `Oi, pessoal! Subi a API num VPS com docker compose e o nginx na frente, e no navegador dá 502 Bad Gateway. Já reiniciei tudo umas mil vezes.\n\n${code}\n\nO que eu preciso:\n1. entender por que o nginx não acha a API (acho que tem a ver com o localhost, mas não sei explicar direito);\n2. o nginx.conf corrigido;\n3. saber se o Fastify precisa escutar em 0.0.0.0.\n\nValeu demais!`;
+    // Before, at 50% relaxed the list started at "2.": its first ask hedged, and read as an aside.
+    keepsAll(pt, ['1. entender por que o nginx não acha a API', '2. o nginx.conf corrigido', '3. saber se o Fastify']);
+    const en = `We are cleaning up the member database before the migration. The MemberNumber column has duplicates and the CommLog table has orphans.\n\n${code}\n\nDeliverables:\n1. A query that lists every duplicated MemberNumber.\n2. A query that counts orphaned CommLog rows by year.\n3. A short recommendation on the OptInEmail default.\n\nUse T-SQL only.`;
+    keepsAll(en, ['1. A query that lists every duplicated MemberNumber.', '2. A query that counts orphaned', '3. A short recommendation']);
+  });
+
   it('keeps a second ask put in so many words ("I\'d also like to know …") with the first', () => {
     const text = [
       "Hello! Quick (hopefully) question about a Stripe webhook that's driving me a little crazy. Our handler at `/webhooks/stripe` marks the subscription as cancelled even though the customer is still paying.",
