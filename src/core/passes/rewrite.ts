@@ -193,8 +193,10 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
     if (before !== '') capitalize = false;
     if (replacement === '') {
       const closed = text[end] === ',';
-      // German sets off a subordinate clause with a comma, which stays: "Prüfen Sie bitte, ob …" → "Prüfen Sie, ob …".
-      if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1)))) end = skipFollowingComma(text, end);
+      // German sets off a subordinate clause with a comma, which stays: "Prüfen Sie bitte, ob …" → "Prüfen Sie, ob …";
+      // so does the comma that ends a clause on the filler: "Den gibt es wirklich, Hammer Straße 112" → "Den gibt es, …".
+      const endsClause = dictionary === FOREIGN_FILLER && closed && !atStart && !/,[ \t]*$/.test(out + before) && !text.slice(end + 1).trimStart().toLowerCase().startsWith(match.text.toLowerCase());
+      if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1))) && !endsClause) end = skipFollowingComma(text, end);
       // A parenthetical goes with both its commas ("and, honestly, I'm" → "and I'm"; "We, honestly, want"
       // → "We want"), but one stays where a new clause follows ("that's okay, honestly, it just …").
       const newClause = /^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out);

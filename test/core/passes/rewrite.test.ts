@@ -418,6 +418,8 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['"is in addition to" is no "is besides"', 'The fee is due with the notice and is in addition to rent owed.', 'The fee is due with the notice and is in addition to rent owed.'],
     ['a filler before ")" takes its comma', 'I read the diff (my eyes glaze over after about 200 lines, to be honest) and stop.', 'I read the diff (my eyes glaze over after about 200 lines) and stop.'],
     ['"eine kurze Bitte" is the noun', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.'],
+    ['the comma that ends a clause on a filler word stays', 'Den gibt es wirklich, Hammer Straße 112.', 'Den gibt es, Hammer Straße 112.'],
+    ['a doubled filler goes with its comma', 'Das ist wirklich, wirklich wichtig.', 'Das ist wichtig.'],
     ['the capital goes past emphasis', '3. Bitte **kein** Object.groupBy verwenden.', '3. **Kein** Object.groupBy verwenden.'],
     ['the line after a salutation takes its capital', 'Hallo zusammen,\n\nich hänge an einem TypeScript-Fehler mit Node 20.11.', 'Ich hänge an einem TypeScript-Fehler mit Node 20.11.'],
   ];
