@@ -418,6 +418,7 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['"is in addition to" is no "is besides"', 'The fee is due with the notice and is in addition to rent owed.', 'The fee is due with the notice and is in addition to rent owed.'],
     ['a filler before ")" takes its comma', 'I read the diff (my eyes glaze over after about 200 lines, to be honest) and stop.', 'I read the diff (my eyes glaze over after about 200 lines) and stop.'],
     ['"eine kurze Bitte" is the noun', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.', 'Ich hätte eine kurze Bitte (na ja, eigentlich nicht so lang): fasse die Notizen zusammen.'],
+    ['an apology the user has to write is the task, not an aside', "I'm the support lead at Tallyhop and I have to send an apology email to our customers about last week's outage. Write it in 150 words.", "I'm the support lead at Tallyhop and I have to send an apology email to our customers about last week's outage. Write it in 150 words."],
     ['the comma that ends a clause on a filler word stays', 'Den gibt es wirklich, Hammer Straße 112.', 'Den gibt es, Hammer Straße 112.'],
     ['a doubled filler goes with its comma', 'Das ist wirklich, wirklich wichtig.', 'Das ist wichtig.'],
     ['the capital goes past emphasis', '3. Bitte **kein** Object.groupBy verwenden.', '3. **Kein** Object.groupBy verwenden.'],
