@@ -201,6 +201,12 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
  * "Cordialement," went is not the one the user wrote.
  */
 function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
+  // A <draft> section is one by its name: "Please rewrite the draft so that: …" then "<draft>…</draft>".
+  blocks.forEach((block, i) => {
+    if (!block.tag || block.tag.closing || !block.tag.partner || !DRAFT_TAG.test(block.tag.name)) return;
+    const end = blocks.indexOf(block.tag.partner);
+    for (const draft of blocks.slice(i + 1, end)) for (const sentence of draft.sentences) sentence.request = true;
+  });
   blocks.forEach((block, i) => {
     const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
     if (!last || !DRAFT.test(sentenceText(last)) || !ANNOUNCES.test(sentenceText(last))) return;
@@ -233,6 +239,7 @@ function draftAfter(blocks: readonly Block[], start: number): Block[] {
 
 // What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
 const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
+const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
 // It announces what follows: a colon, or "如下", "以下の通りです".
 const ANNOUNCES = /[:：]\s*$|如下|以下の通り|以下です|下記の通り/u;
 
@@ -265,7 +272,8 @@ function asksForList(lead: Block, english: boolean): boolean {
   if (lead.verbatim || isListItem(lead)) return false;
   const last = lead.kind === 'prose' ? lead.sentences[lead.sentences.length - 1] : undefined;
   const text = lead.kind === 'heading' && lead.level === LEAD_IN_LEVEL ? lead.body : last ? sentenceText(last) : '';
-  if (/[:：]\s*$/.test(text)) return ASKED_LABEL.test(text) || statesWant(text, english) || ASKS.test(text) || !!last?.request;
+  // "Please rewrite the draft so that:": how the draft is to be reworked is what is asked.
+  if (/[:：]\s*$/.test(text)) return ASKED_LABEL.test(text) || statesWant(text, english) || ASKS.test(text) || !!last?.request || DRAFT.test(text);
   return FOLLOWING.test(text) && !FOLLOWING_RULES.test(text) && (ASKS.test(text) || ANSWER_ASK.test(text));
 }
 

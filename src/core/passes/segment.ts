@@ -462,7 +462,7 @@ function pairTagBlocks(blocks: Block[]): void {
 }
 
 // Material to quote, not to reword: its sentences may go, their words stay as written.
-const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input)$/;
+const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;

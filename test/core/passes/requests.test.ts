@@ -153,4 +153,18 @@ describe('core/passes/requests: the draft the prompt announces is its input', ()
     assert.ok(optimize({ text: zh, budget: '50%', mode: 'relaxed' }).text.includes(quote));
     assert.ok(optimize({ text: zh, budget: '60%', mode: 'strict' }).text.includes(quote));
   });
+
+  it('keeps a <draft> section as written, and the list after "Please rewrite the draft so that:"', () => {
+    const draft = '<draft>\nquillmark is a Rust crate. It is a parser. It parses lab notebook markdown. It is fast. You should use it if you have lab notebooks in markdown.\n</draft>';
+    const text = [
+      'Hello! I maintain a small open-source Rust library called `quillmark` (it parses a Markdown dialect we use for lab notebooks). We are about to tag v0.9.0 and I want the README intro to be better.',
+      'A few facts that might help:\n- It is on crates.io, MSRV is Rust 1.74.\n- It does NOT render LaTeX math.',
+      draft,
+      'Please rewrite the draft so that:\n1. The first sentence says what it is and who it is for.\n2. It clearly says LaTeX math is not supported.\n3. It stays under 110 words.',
+      'Thanks, I owe you one!',
+    ].join('\n\n');
+    // Before, at 100% "It is a parser" became "It's a parser" inside the draft; at 25% relaxed the draft stood without what to do with it.
+    assert.ok(optimize({ text, budget: '100%', mode: 'relaxed' }).text.includes(draft));
+    keepsAll(text, [draft, '1. The first sentence says what it is', '3. It stays under 110 words.'], ['50%', '25%']);
+  });
 });
