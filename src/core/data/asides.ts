@@ -94,7 +94,7 @@ export const ASIDE_GUARD = new RegExp(
     '请(?!教|你喝|你吃|多包涵)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|(?<!いた)だけ|禁止|[\\p{N}]|' +
     // A request put politely, which the thanks beside it does not make an aside: "麻烦帮我写一个脚本，谢谢！",
     // "議事録の要約をお願いします", "Danke, kannst du mir das Skript schreiben?".
-    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい|でき)|(?<!させて)いただけ(?:ます|ません|ない)|教えて|' +
+    '帮我|帮忙|麻烦(?!了|大家|你了)|をお願い(?:します|いたします|したい|でき(?:ます|ません))|(?<!させて)いただけ(?:ます|ません|ない)|教えて|' +
     // What the writer needs, beside the apology: "Desculpa …, mas preciso de ajuda com um contrato de aluguel".
     '(?<![\\p{L}])(?:preciso de|precisamos de|necesito|necesitamos|ich brauche|wir brauchen|ich benötige|j[’\'\']ai besoin|nous avons besoin)(?![\\p{L}])|需要|' +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|puede usted)(?![\\p{L}])`,
