@@ -189,7 +189,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // also …?", "¿Podrías también …?".
   for (const block of prose) {
     if (isListItem(block) || block.verbatim) continue;
-    for (const s of block.sentences) if (!s.request && !said(s) && ALSO_ASKS.test(sentenceText(s))) s.request = true;
+    for (const s of block.sentences) if (!s.request && ALSO_ASKS.test(sentenceText(s)) && !said(s)) s.request = true;
   }
   for (const block of prose) for (const s of block.sentences) if (s.pieces.some((piece) => piece.text.includes('{')) && TEMPLATE_SLOT.test(sentenceText(s))) s.request = true;
 }
@@ -209,7 +209,7 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
   });
   blocks.forEach((block, i) => {
     const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
-    if (!last || !DRAFT.test(sentenceText(last)) || !ANNOUNCES.test(sentenceText(last))) return;
+    if (!last || !ANNOUNCES.test(sentenceText(last)) || !DRAFT.test(sentenceText(last))) return;
     const drafts = draftAfter(blocks, i + 1);
     for (const draft of drafts) {
       draft.verbatim = true;
