@@ -215,6 +215,8 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
       draft.verbatim = true;
       for (const sentence of draft.sentences) sentence.request = true;
     }
+    // "Voici mon brouillon :" goes with it.
+    if (drafts.length > 0) last.request = true;
     // What to do with it, when nothing before it asks yet: "Rewrite my email to my landlord so it sounds firm."
     const before = blocks.slice(0, i + 1).filter((b) => b.kind === 'prose' && !b.verbatim && !isListItem(b)).flatMap((b) => b.sentences);
     if (drafts.length > 0 && !before.some((s) => s.request)) {
@@ -240,6 +242,9 @@ function draftAfter(blocks: readonly Block[], start: number): Block[] {
 // What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
 const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
 const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
+// What the rewrite must do, over a list: "Contraintes pour la réécriture :", "Cosas que tiene que cumplir la nueva
+// versión:", "修改要求：", "書き直しの条件：".
+const REWORK = /(?<![\p{L}])(?:rewrite|rewriting|réécriture|reescritura|reescrita|nueva versión|nova versão|neue fassung|überarbeitung|umschreiben)(?![\p{L}])|修改要求|改写要求|書き直し|添削/iu;
 // It announces what follows: a colon, or "如下", "以下の通りです".
 const ANNOUNCES = /[:：]\s*$|如下|以下の通り|以下です|下記の通り/u;
 
@@ -273,7 +278,7 @@ function asksForList(lead: Block, english: boolean): boolean {
   const last = lead.kind === 'prose' ? lead.sentences[lead.sentences.length - 1] : undefined;
   const text = lead.kind === 'heading' && lead.level === LEAD_IN_LEVEL ? lead.body : last ? sentenceText(last) : '';
   // "Please rewrite the draft so that:": how the draft is to be reworked is what is asked.
-  if (/[:：]\s*$/.test(text)) return ASKED_LABEL.test(text) || statesWant(text, english) || ASKS.test(text) || !!last?.request || DRAFT.test(text);
+  if (/[:：]\s*$/.test(text)) return ASKED_LABEL.test(text) || statesWant(text, english) || ASKS.test(text) || !!last?.request || DRAFT.test(text) || REWORK.test(text);
   return FOLLOWING.test(text) && !FOLLOWING_RULES.test(text) && (ASKS.test(text) || ANSWER_ASK.test(text));
 }
 
