@@ -11,7 +11,7 @@ import { optimizeLocally } from '../engine/local';
 import { isEngineError, type EngineFailureInfo, type EngineRequest, type EngineResult } from '../engine/types';
 import { budgetInputProblem, normalizeBudgetSetting, parseBudgetInput, type BudgetValue } from '../logic/budget';
 import { isUnchanged, placeResult } from '../logic/edges';
-import { formatCount, formatTokens } from '../logic/format';
+import { formatCount, formatDiffTitle, formatTokens } from '../logic/format';
 import { checkInput, emptyProposalMessage, readonlyReason, severalSelectionsNote } from '../logic/input';
 import { baseUrlProblem, endpointFor, originOf } from '../logic/remote';
 import { engineLabel } from '../logic/review';
@@ -172,7 +172,8 @@ async function runEngine(deps: CommandDeps, engine: EngineKind, request: EngineR
     showFailure(deps, failure, offerLocal, () => void rerun('local'));
     return failed(deps, failure, offerLocal);
   }
-  deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${result.originalTokens} → ${result.optimizedTokens} tokens${result.softLimitEnforced ? ', budget not met' : ''}.`);
+  // The same words as the diff title: a strict budget met by dropping protected content is no budget missed.
+  deps.log.info(`Optimize done in ${Date.now() - started} ms (${engine}): ${formatDiffTitle(result).replace(/^Prompt: /, '')}.`);
   if (origin.document.isClosed) return refuse(deps, 'The document was closed while optimizing.');
   return present(deps, engine, request, origin, result);
 }
