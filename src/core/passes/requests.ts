@@ -215,8 +215,6 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
       draft.verbatim = true;
       for (const sentence of draft.sentences) sentence.request = true;
     }
-    // "Voici mon brouillon :" goes with it.
-    if (drafts.length > 0) last.request = true;
     // What to do with it, when nothing before it asks yet: "Rewrite my email to my landlord so it sounds firm."
     const before = blocks.slice(0, i + 1).filter((b) => b.kind === 'prose' && !b.verbatim && !isListItem(b)).flatMap((b) => b.sentences);
     if (drafts.length > 0 && !before.some((s) => s.request)) {
