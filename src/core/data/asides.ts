@@ -35,6 +35,7 @@ const EUROPEAN = [
   'muito obrigad[oa]', 'como (?:vai|está|estás)(?: você)?(?=\\s*[?!])', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
+  '(?:tudo )?beleza(?=\\s*\\?)',
   'se não (?:for|fosse) (?:muito )?(?:incômodo|pedir muito)', 'se puder(?:em)? me ajudar', 'agradeço (?:demais|muito|imensamente)', 'queria pedir uma ajud(?:a|inha)',
 ];
 const WIDE = [
@@ -48,7 +49,9 @@ const WIDE = [
 // middle of a sentence the same words are narrative ("acreditava sinceramente que …", "le salut").
 const GREETINGS = [
   'hallo(?: zusammen| alle| ihr)?', 'hi(?: zusammen)?', 'hey', 'moin', 'servus', 'guten (?:morgen|tag|abend)',
-  'hola', 'buenas', 'buenos días', 'oye', 'bonjour(?: à tous)?', 'salut', 'coucou', 'oi', 'olá', 'bom dia', 'boa tarde',
+  'hola', 'buenas', 'buenos días', 'oye', 'bonjour(?: à tous)?', 'salut', 'coucou', 'bom dia', 'boa tarde',
+  // "Oi, gente", "E aí, pessoal": the greeting with whom it greets.
+  '(?:oi|olá|e aí)(?:,? (?:gente|pessoal|galera|a todos|todos))?',
 ];
 const OPENING = [
   ...GREETINGS, 'ehrlich gesagt', 'la verdad es que no sé', 'un saludo', 'saludos', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá',

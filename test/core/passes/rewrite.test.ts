@@ -370,6 +370,7 @@ describe('core/passes/rewrite', () => {
     ["Never offer a discount. Sorry, that sounds strict, but it's important for us.", "Never offer a discount."],
     ['Sorry, this is the third time I ask about order 4411.', "This is the third time I ask about order 4411."],
     ['Quick one, hopefully. Write a SQL query for weekly revenue.', 'Write a SQL query for weekly revenue.'],
+    ['Rewrite the intro. Thanks, I owe you one!', 'Rewrite the intro.'],
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
     ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
@@ -388,6 +389,8 @@ describe('core/passes/rewrite', () => {
     ['Te escribo por una cosita, si no es mucha molestia. Calcula el coste por kilo.', 'Calcula el coste por kilo.'],
     ['Je dois envoyer un mail, si vous avez un moment, à un fournisseur.', 'Je dois envoyer un mail à un fournisseur.'],
     ['嗯，大概就是这些。只输出标签。', '只输出标签。'],
+    ['Oi, gente, tudo bem? Preciso reescrever o aviso.', 'Preciso reescrever o aviso.'],
+    ['E aí, pessoal, beleza? Subi a API num VPS.', 'Subi a API num VPS.'],
   ];
   for (const [input, expected] of foreignAsides) {
     it(`drops asides of other languages: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
