@@ -199,7 +199,10 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
       if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1))) && !endsClause) end = skipFollowingComma(text, end);
       // A parenthetical goes with both its commas ("and, honestly, I'm" → "and I'm"; "We, honestly, want"
       // → "We want"), but one stays where a new clause follows ("that's okay, honestly, it just …").
-      const newClause = /^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out);
+      // So does one before a negated imperative: "dímelo aparte, por favor, no lo metas" → "dímelo aparte, no lo metas".
+      const newClause =
+        (/^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out)) ||
+        (/^por favor$/i.test(match.text) && /^(?:no|não|nunca)\s/i.test(text.slice(end)));
       if (closed && !atStart && !newClause) out = out.replace(/,[ \t]*$/, ' ');
       if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
       else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
