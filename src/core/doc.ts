@@ -323,16 +323,17 @@ function strayRules(blocks: readonly Block[]): Set<Block> {
   let went = false; // whether something went since it
   for (const block of blocks) {
     if (isGone(block)) went = true;
-    else if (isRule(block) && went && (!previous || isRule(previous))) stray.add(block);
+    else if (isThematicBreak(block) && went && (!previous || isThematicBreak(previous))) stray.add(block);
     else (previous = block), (went = false);
   }
   let last = blocks.length - 1;
   while (last >= 0 && isGone(blocks[last]!)) last--;
-  if (last >= 0 && last < blocks.length - 1 && isRule(blocks[last]!)) stray.add(blocks[last]!);
+  if (last >= 0 && last < blocks.length - 1 && isThematicBreak(blocks[last]!)) stray.add(blocks[last]!);
   return stray;
 }
 
-const isRule = (block: Block): boolean => block.kind === 'markup' && /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(block.body);
+/** A thematic break ("---", "* * *") on a line of its own. */
+export const isThematicBreak = (block: Block): boolean => block.kind === 'markup' && /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(block.body);
 
 export const isSpacer = (block: Block): boolean => block.kind === 'markup' && /^[ \t]*>[ \t>]*$/.test(block.body);
 

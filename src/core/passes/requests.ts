@@ -1,4 +1,4 @@
-import { indentOf, isListItem, isMaterial, isSpacer, sentenceText, type Block, type Sentence } from '../doc';
+import { indentOf, isListItem, isMaterial, isSpacer, isThematicBreak, sentenceText, type Block, type Sentence } from '../doc';
 import { LABEL_LINE, LEAD_IN_LEVEL } from './structure';
 import { asksOnCompletion, opensImperative, statesWant } from '../scoring/structure';
 import { isSaidToReader } from './rewrite';
@@ -209,7 +209,7 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
   });
   blocks.forEach((block, i) => {
     const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
-    if (!last || !ANNOUNCES.test(sentenceText(last)) || !DRAFT.test(sentenceText(last))) return;
+    if (!last || !ENDS_ANNOUNCING.test(sentenceText(last)) || !DRAFT.test(sentenceText(last))) return;
     const drafts = draftAfter(blocks, i + 1);
     for (const draft of drafts) {
       draft.verbatim = true;
@@ -226,10 +226,10 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
 
 /** The draft that starts at `start`: quoted paragraphs, or what stands between two rules ("---"). */
 function draftAfter(blocks: readonly Block[], start: number): Block[] {
-  const isRule = (b: Block | undefined) => b?.kind === 'markup' && /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(b.body);
-  if (isRule(blocks[start])) {
-    const end = blocks.findIndex((b, k) => k > start && (isRule(b) || b.kind === 'heading'));
-    return end > start && isRule(blocks[end]) ? blocks.slice(start + 1, end).filter((b) => b.kind === 'prose') : [];
+  const opening = blocks[start];
+  if (opening && isThematicBreak(opening)) {
+    const end = blocks.findIndex((b, k) => k > start && (isThematicBreak(b) || b.kind === 'heading'));
+    return end > start && isThematicBreak(blocks[end]!) ? blocks.slice(start + 1, end).filter((b) => b.kind === 'prose') : [];
   }
   // A blockquote's paragraphs and the ">" lines between them.
   let end = start;
@@ -243,8 +243,8 @@ const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
 // What the rewrite must do, over a list: "Contraintes pour la réécriture :", "Cosas que tiene que cumplir la nueva
 // versión:", "修改要求：", "書き直しの条件：".
 const REWORK = /(?<![\p{L}])(?:rewrite|rewriting|réécriture|reescritura|reescrita|nueva versión|nova versão|neue fassung|überarbeitung|umschreiben)(?![\p{L}])|修改要求|改写要求|書き直し|添削/iu;
-// It announces what follows: a colon, or "如下", "以下の通りです".
-const ANNOUNCES = /[:：]\s*$|如下|以下の通り|以下です|下記の通り/u;
+// It ends announcing what follows: a colon, or "如下", "以下の通りです".
+const ENDS_ANNOUNCING = /[:：]\s*$|如下|以下の通り|以下です|下記の通り/u;
 
 /**
  * A request written as a list of asks: the items after "What I'd like, if possible:", "Fragen:", "Lo que

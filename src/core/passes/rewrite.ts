@@ -46,9 +46,9 @@ export const rewrite: Pass = {
   run(doc, { tokenizer }) {
     // A prompt that is nothing but courtesy ("hi", "Thanks!") is what the user wants to send: it comes back as is.
     if (onlyCourtesy(doc)) return;
-    const kept = new Set(doc.blocks.flatMap((b) => b.sentences.filter((s) => !s.removed)));
-    rewriteSentences(doc, tokenizer);
-    capitalizeAfterSalutation(doc, kept, tokenizer);
+    const dropped = rewriteSentences(doc, tokenizer);
+    // Only a salutation that went ("Hallo zusammen,") leaves a line to capitalize.
+    if (dropped.some((sentence) => /,\s*$/.test(sentenceText(sentence)))) capitalizeAfterSalutation(doc, new Set(dropped), tokenizer);
   },
 };
 
@@ -56,12 +56,12 @@ export const rewrite: Pass = {
  * A letter's salutation ends on a comma and the next line goes on in lower case ("Hallo zusammen,\n\nich
  * hoffe …"): once the salutation went, that line opens the prompt and takes its capital.
  */
-function capitalizeAfterSalutation(doc: Doc, before: ReadonlySet<Sentence>, tokenizer: Tokenizer): void {
+function capitalizeAfterSalutation(doc: Doc, dropped: ReadonlySet<Sentence>, tokenizer: Tokenizer): void {
   let salutation = false;
   for (const block of doc.blocks) {
     for (const sentence of block.sentences) {
       if (sentence.removed) {
-        if (before.has(sentence)) salutation = /,\s*$/.test(sentenceText(sentence));
+        if (dropped.has(sentence)) salutation = /,\s*$/.test(sentenceText(sentence));
         continue;
       }
       const first = sentence.pieces[0];
@@ -74,20 +74,25 @@ function capitalizeAfterSalutation(doc: Doc, before: ReadonlySet<Sentence>, toke
   }
 }
 
-/** The rewording, filler and aside removal of the pass, sentence by sentence. */
-function rewriteSentences(doc: Doc, tokenizer: Tokenizer): void {
+/** The rewording, filler and aside removal of the pass, sentence by sentence; the sentences it dropped whole. */
+function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
+  const dropped: Sentence[] = [];
+  const drop = (sentence: Sentence) => {
+    sentence.removed = true;
+    dropped.push(sentence);
+  };
   if (!doc.english) {
     // Other languages have no phrase dictionary, only filler words: their asides go whole, an aside clause
     // goes from a sentence that says something else, and "bitte" or "por favor" from where they stand.
     for (const sentence of editableSentences(doc)) {
-      if (!sentence.pinned && isForeignAside(sentence.pieces)) sentence.removed = true;
+      if (!sentence.pinned && isForeignAside(sentence.pieces)) drop(sentence);
       else if (dropAsideClauses(sentence.pieces) || dropOpeningHedge(sentence.pieces) || dropFiller(sentence.pieces)) remeasure(sentence, tokenizer);
     }
-    return;
+    return dropped;
   }
   for (const sentence of editableSentences(doc)) {
     if (isCourtesy(sentence.pieces)) {
-      sentence.removed = true;
+      drop(sentence);
       continue;
     }
     const asked = POLITE_QUESTION.test(sentenceText(sentence));
@@ -107,9 +112,10 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): void {
       if (piece.text !== before) changed = true;
     });
     if (changed && asked) endAsked(sentence);
-    if (changed && isCourtesy(sentence.pieces)) sentence.removed = true;
+    if (changed && isCourtesy(sentence.pieces)) drop(sentence);
     else if (changed) remeasure(sentence, tokenizer);
   }
+  return dropped;
 }
 
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
