@@ -305,9 +305,15 @@ function splitBracketTitles(blocks: Block[]): void {
     const title = block.sentences[0];
     if (block.kind !== 'prose' || block.prefix.trim() !== '' || !title || !BRACKET_TITLE.test(sentenceText(title))) continue;
     if (block.sentences.length > 1 && !title.sep.includes('\n')) continue;
-    const heading = asHeading(block, sentenceText(title), title.tokens, SOURCE_LEVEL);
-    blocks.splice(i, 1, ...(block.sentences.length > 1 ? [heading, splitAfter(block, 0)[1]] : [heading]));
+    titleOver(blocks, i, sentenceText(title));
   }
+}
+
+/** Block `i`'s first sentence, ending its line, as a document's title (`body`) over the rest of its text. */
+function titleOver(blocks: Block[], i: number, body: string): void {
+  const block = blocks[i]!;
+  const heading = asHeading(block, body, block.sentences[0]!.tokens, SOURCE_LEVEL);
+  blocks.splice(i, 1, ...(block.sentences.length > 1 ? [heading, splitAfter(block, 0)[1]] : [heading]));
 }
 
 // A title in lenticular brackets opening its line, as Chinese and Japanese prompts mark sections: "【用語集】".
@@ -481,8 +487,7 @@ function markSourceHeaders(blocks: Block[]): void {
     if (block.kind !== 'prose' || !block.verbatim || block.sentences.length < 2 || !title || !title.sep.includes('\n')) continue;
     const text = block.prefix + sentenceText(title);
     if (!TITLE_LINE.test(text) || text.split(/\s+/).length > 25) continue;
-    const [head, rest] = splitAfter(block, 0);
-    blocks.splice(i, 1, asHeading(head, text, title.tokens, SOURCE_LEVEL), rest);
+    titleOver(blocks, i, text);
   }
   blocks.forEach((block, i) => {
     const next = blocks[i + 1];
