@@ -259,13 +259,15 @@ function joinEnumerations(doc: Doc, units: Unit[]): void {
 }
 
 const MAX_NAME_WORDS = 6;
+const MAPS = /\s(?:→|⇒|->|=>)\s/u;
 // A case and what follows from it: "Critical → failed: …", "Simple (<1K users) → Security fundamentals".
 const CASE = /^[^→⇒]{1,60}\s(?:→|⇒|->|=>)\s/u;
 
 /** A list item that only names something ("visionOS 1.0+", "Error analytics and stack traces", "Sub grids"). */
 function isNamed(sentence: Sentence, english: boolean): boolean {
   const text = sentenceText(sentence);
-  if (/[.:;!?。：]\s*$|[:：]\s/.test(text) || sentence.instruction || isInstruction(text, english) || hasConstraint(text)) return false;
+  // "« le Client » → "the Customer"": a glossary's entry maps one name to another, a rule of its own.
+  if (/[.:;!?。：]\s*$|[:：]\s/.test(text) || MAPS.test(text) || sentence.instruction || isInstruction(text, english) || hasConstraint(text)) return false;
   return words(text).length <= MAX_NAME_WORDS;
 }
 

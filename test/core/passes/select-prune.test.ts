@@ -723,6 +723,19 @@ describe('core/passes/select', () => {
     assert.ok(glossaryPart, 'some budget keeps part of the glossary');
   });
 
+  it('keeps a glossary of names ("« le Client » → "the Customer"") entry by entry: one entry fits where the whole glossary does not', () => {
+    const text = [
+      "Pourriez-vous traduire cette clause de contrat du français vers l'anglais britannique ?", '',
+      'Glossaire imposé par le client :', '- « le Prestataire » → "the Supplier"', '- « le Client » → "the Customer"', '- « jours ouvrés » → "business days"', '',
+      "Clause 11.2 : « En cas de manquement grave du Prestataire, le Client pourra résilier le contrat de plein droit, trente (30) jours ouvrés après l'envoi d'une mise en demeure restée sans effet, par lettre recommandée avec accusé de réception. »", '',
+      'Merci de garder la numérotation 11.2, de ne pas ajouter de commentaire juridique et de renvoyer uniquement la traduction.',
+    ].join('\n');
+    // The request and the clause take about 78 tokens, a glossary entry with its lead about 20, the whole glossary 42.
+    const out = optimize({ text, budget: 100, mode: 'strict' }).text;
+    const entries = ['"the Supplier"', '"the Customer"', '"business days"'].filter((e) => out.includes(e)).length;
+    assert.ok(out.includes('trente (30) jours ouvrés') && entries > 0, `the clause and part of the glossary\n${out}`);
+  });
+
   it('keeps a list on the line right after a paragraph ("**Architecture Decision Record (ADR)** - Save to …", "- Number sequentially") only with that paragraph', () => {
     const text = [
       'You review system architecture for scale, security and cost. Never recommend a pattern without naming its trade-off.', '',
