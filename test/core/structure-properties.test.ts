@@ -66,6 +66,11 @@ const IO: readonly (readonly [string, string])[] = [
   ['The audiobook only plays the first chapter.', 'negative'],
 ];
 
+const STEPS = [
+  'Read every document before answering.', 'Quote the passages you rely on.', 'Cite the page of each quote.', 'Answer in plain English.',
+  'Say so when the documents do not answer.', 'Stop after the answer.', 'Never use outside knowledge.', 'Keep quotes under 40 words.',
+];
+
 const FINAL_QUESTIONS = ['Where is my order 4711?', 'Can I return a book I bought 40 days ago?', 'Do you ship to Japan?', 'Why was I charged twice?'];
 
 const HEADINGS = ['# Role', '## Rules', '## Examples', '### Context', '## Output format', '# Task'];
@@ -171,7 +176,15 @@ const courtesySection: fc.Arbitrary<Part> = fc
   .tuple(fc.constantFrom(...HEADINGS), fc.constantFrom(...COURTESY))
   .map(([h, talk]) => ({ text: `${h}\n\n${talk}` }));
 
-const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, rules, fewShot, code, cjk, draft, courtesySection);
+// Lines that tags wrap one by one, several sentences each: `<step n="1">Read … first. Then …</step>`.
+const taggedLines: fc.Arbitrary<Part> = fc
+  .tuple(fc.constantFrom('step', 'rule', 'page', 'policy'), fc.shuffledSubarray(STEPS, { minLength: 4, maxLength: 8 }))
+  .map(([name, steps]) => {
+    const lines = steps.filter((_, i) => i % 2 === 0 && steps[i + 1]).map((a, i) => [a, steps[2 * i + 1]!] as const);
+    return { text: lines.map(([a, b], i) => `<${name} n="${i + 1}">${a} ${b}</${name}>`).join('\n'), sentences: lines.flat() };
+  });
+
+const section: fc.Arbitrary<Part> = fc.oneof(headingSection, tagSection, taggedLines, rules, fewShot, code, cjk, draft, courtesySection);
 
 const frontMatter = fc
   .uniqueArray(fc.constantFrom(...FRONT_MATTER), { minLength: 1, maxLength: 4 })

@@ -26,7 +26,7 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
   const body = bodyStart > 0 ? text.slice(bodyStart) : text;
   for (const range of scanBlocks(body, opens && ((start, end) => opens(start + bodyStart, end + bodyStart)))) {
     const shifted = { ...range, start: range.start + bodyStart, contentStart: range.contentStart + bodyStart, end: range.end + bodyStart };
-    splitEdgeTags(shifted, text, ranges);
+    for (const part of splitTaggedLines(shifted, text)) splitEdgeTags(part, text, ranges);
   }
   for (const range of ranges) {
     if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end));
@@ -106,6 +106,37 @@ const QUOTED = /^(?:"[^"\n]+"|“[^“”\n]+”|«[^«»\n]+»|„[^„“\n]+�
 
 const opensQuotation = (paragraph: string): boolean =>
   (paragraph.match(/"/g) ?? []).length % 2 === 1 || (paragraph.match(/[“«„]/g) ?? []).length > (paragraph.match(/[”»]/g) ?? []).length;
+
+// A line that one tag pair wraps whole: `<step n="2">Identify the passages …</step>`.
+const TAGGED_LINE = /^<([A-Za-z][\w.-]*)(?:\s[^<>\n]*)?>.*<\/\1>\s*$/;
+
+/**
+ * A paragraph of lines that tags wrap one by one (`<step n="1">…</step>`, `<page n="3">…</page>`) is
+ * that many sections: each line is a range of its own, so that its tags go with its own sentences.
+ */
+function splitTaggedLines(range: PromptRange, text: string): PromptRange[] {
+  if (range.kind !== 'prose') return [range];
+  const lines = text.slice(range.start, range.end).split(/(?<=\n)/);
+  if (lines.length < 2 || !lines.some((line) => TAGGED_LINE.test(line))) return [range];
+  const parts: PromptRange[] = [];
+  let start = range.start;
+  let from = range.start; // where the current run of untagged lines began
+  const flush = (to: number) => {
+    const end = trimEnd(text, from, to);
+    if (end > from) parts.push({ ...range, start: from, contentStart: from === range.start ? range.contentStart : from, end });
+  };
+  for (const line of lines) {
+    if (TAGGED_LINE.test(line)) {
+      flush(start);
+      from = start;
+      flush(start + line.length);
+      from = start + line.length;
+    }
+    start += line.length;
+  }
+  flush(range.end);
+  return parts;
+}
 
 /** Pushes `range`, with an opening tag at its start and a closing tag at its end split off. */
 function splitEdgeTags(range: PromptRange, text: string, out: PromptRange[]): void {

@@ -24,6 +24,11 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape('<document index="1">First line.\nLast line.</document>'), [
       'markup<document>: <document index="1">', 'prose📌: First line.\nLast line.', 'markup</document>: </document>',
     ]);
+    // Lines that tags wrap one by one are one section each: a step's tags go with its own sentences.
+    assert.deepEqual(shape('<step n="1">Read all documents. Do not stop early.</step>\n<step n="2">Quote them.</step>\nThen answer.'), [
+      'markup<step>: <step n="1">', 'prose: Read all documents. Do not stop early.', 'markup</step>: </step>',
+      'markup<step>: <step n="2">', 'prose: Quote them.', 'markup</step>: </step>', 'prose: Then answer.',
+    ]);
     // A placeholder with no partner, and <keep> spans, stay in their sentence.
     assert.deepEqual(shape('<name> is the user.'), ['prose: <name> is the user.']);
     assert.deepEqual(shape('<keep>exact</keep> and more.'), ['prose: <keep>exact</keep> and more.']);
