@@ -115,11 +115,27 @@ const MAX_THANKS_WORDS = 3;
 
 /** Holds a negation, limit or condition: a rule (see ruleValue, statesRule). */
 export function hasConstraint(text: string, scanned: readonly string[] = words(text)): boolean {
+  // Portuguese "no" is "em o" ("no BigQuery": in BigQuery), no negation; its negation is "não".
+  if (scanned.includes('no') && readsPortuguese(scanned)) scanned = scanned.filter((w) => w !== 'no');
   if (!CONSTRAINT.in(scanned, text)) return DIGIT.test(text) && boundsNumber(scanned);
   // "If possible, you may use web searches": a hedge, no condition, where it is the sentence's one "if"
   // and nothing else constrains it.
   if (!SOFT_CONDITION.in(scanned, text) || scanned.indexOf('if') !== scanned.lastIndexOf('if')) return true;
   return CONSTRAINT.in(scanned.filter((w) => w !== 'if'), text);
+}
+
+// Function words Portuguese has and Spanish (whose "no" is a negation) or English has not, and the other
+// way round; "ã", "ç", "ê" are Portuguese (or French, which has no "no") too. "Do" opens English rules.
+const PORTUGUESE_ONLY = new Set('não em uma você é ao à da do dos das na nas também isso essa esse então são pelo pela seu sua'.split(' '));
+const NOT_PORTUGUESE = new Set('el los las del y es una muy pero usted the you your to of and is are with for this that'.split(' '));
+const PORTUGUESE_LETTER = /[ãõçêôâ]/;
+function readsPortuguese(scanned: readonly string[]): boolean {
+  let balance = 0;
+  scanned.forEach((word, i) => {
+    if (NOT_PORTUGUESE.has(word)) balance--;
+    else if ((PORTUGUESE_ONLY.has(word) && (i > 0 || word !== 'do')) || PORTUGUESE_LETTER.test(word)) balance++;
+  });
+  return balance > 0;
 }
 
 // "under 120 words", "fewer than 5 bullets", "within 24 hours", "up to $250": a limit.

@@ -60,6 +60,12 @@ describe('core/scoring/rules', () => {
   for (const sentence of ['Évitez le jargon juridique autant que possible.', 'Vermeide Fachjargon in den Erklärungen.', 'Evita los tecnicismos en la respuesta.', 'Evitem termos técnicos nas respostas.'])
     it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
 
+  // Portuguese "no" is "em o" ("no BigQuery": in BigQuery); Spanish and English "no" negate.
+  const inThe = ['A fatura do mês de abril veio bem salgada no BigQuery (uns R$ 18 mil a mais).', 'O contrato fica guardado no bucket do projeto.'];
+  for (const sentence of inThe) it(`reads ${JSON.stringify(sentence)} as no constraint`, () => assert.ok(!hasConstraint(sentence)));
+  for (const sentence of ['No uses float para los importes.', 'No emojis in the reply.', 'Não use float no cálculo dos valores.'])
+    it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
+
   // Chinese and Japanese say "not", "only", "no need", "at most" and "except" so: a rule as much as its English.
   const wide = ['按 paid_at 所在的月份分组，不是按下单时间。', '城市只看北京和上海。', '两个城市合在一起算，不用分开。', '回答不超过 150 字。', '周末除外。', '数値はメートル法のままではなく、インチも併記してください。', '日本語以外で回答しないでください。'];
   for (const sentence of wide) it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
