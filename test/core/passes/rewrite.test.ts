@@ -371,6 +371,7 @@ describe('core/passes/rewrite', () => {
     ['Sorry, this is the third time I ask about order 4411.', "This is the third time I ask about order 4411."],
     ['Quick one, hopefully. Write a SQL query for weekly revenue.', 'Write a SQL query for weekly revenue.'],
     ['Rewrite the intro. Thanks, I owe you one!', 'Rewrite the intro.'],
+    ['Rewrite my cover letter. English is my second language so please be patient with me haha.', 'Rewrite my cover letter.'],
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
     ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
