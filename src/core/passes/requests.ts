@@ -4,6 +4,7 @@ import { asksOnCompletion, opensImperative, statesWant } from '../scoring/struct
 import { isSaidToReader } from './rewrite';
 import { GREETING_WORDS } from '../scoring/rules';
 import { POLITE_ASKS } from '../data/asides';
+import { words } from '../text/words';
 
 /**
  * What the prompt asks, found as it is segmented: the role statement, the request (its first question or
@@ -201,6 +202,8 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
  * "Cordialement," went is not the one the user wrote.
  */
 function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
+  // What the request names: "grade the essay below" names the essay that "Essay:" announces.
+  const asked = new Set(blocks.filter((b) => b.kind === 'prose' && !b.verbatim).flatMap((b) => b.sentences.filter((s) => s.request).flatMap((s) => words(sentenceText(s)))));
   // A <draft> section is one by its name: "Please rewrite the draft so that: …" then "<draft>…</draft>".
   blocks.forEach((block, i) => {
     if (!block.tag || block.tag.closing || !block.tag.partner || !DRAFT_TAG.test(block.tag.name)) return;
@@ -209,8 +212,12 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
   });
   blocks.forEach((block, i) => {
     const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
-    if (!last || !ENDS_ANNOUNCING.test(sentenceText(last)) || !DRAFT.test(sentenceText(last))) return;
+    if (!last || !ENDS_ANNOUNCING.test(sentenceText(last))) return;
+    const named = !DRAFT.test(sentenceText(last));
+    if (named && !namesAsked(sentenceText(last), asked)) return;
     const drafts = draftAfter(blocks, i + 1);
+    // A transcript the request names ("Transcript:") is material to sum up, not a text to rework whole.
+    if (named && drafts.some((d) => d.sentences.some((s) => s.speaker))) return;
     for (const draft of drafts) {
       draft.verbatim = true;
       for (const sentence of draft.sentences) sentence.request = true;
@@ -223,6 +230,13 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
     }
   });
 }
+
+/** Whether an announcing line ("Essay:", "Here's my cover letter:") names what a request names. */
+function namesAsked(text: string, asked: ReadonlySet<string>): boolean {
+  return words(text).some((word) => word.length >= MIN_NAME_LENGTH && asked.has(word) && !ANNOUNCING_WORDS.has(word));
+}
+const MIN_NAME_LENGTH = 4;
+const ANNOUNCING_WORDS = new Set(['here', 'below', 'following', 'this', 'these', 'that', 'what', 'which', 'with', 'from', 'your', 'some', 'just']);
 
 /** The draft that starts at `start`: quoted paragraphs, or what stands between two rules ("---"). */
 function draftAfter(blocks: readonly Block[], start: number): Block[] {

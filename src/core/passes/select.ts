@@ -1,4 +1,4 @@
-import { checkpoint, isFixedBlock, isFixedSentence, isProtected, isStructural, render, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { checkpoint, isFixedBlock, isFixedSentence, isListItem, isProtected, isStructural, render, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import type { Tokenizer } from '../tokenizer';
 import { MaxHeap } from '../scoring/heap';
 import { rankSentences } from '../scoring/importance';
@@ -38,6 +38,14 @@ const EXAMPLE_SCORE = 0.45;
 const TASK_LEAD_IN = 0.3;
 /** The first example teaches the format: it outranks the rest. */
 const FIRST_EXAMPLE = 0.35;
+
+/**
+ * What a prompt asks of the draft it quotes ("Could you grade it and then rewrite it …?"), in its own
+ * prose, not in a list of constraints: pinned like the draft's sentences, but above them, which as short
+ * sentences ("Lucas Ferreira") would otherwise outrank it.
+ */
+const asksOfDraft = (unit: Unit, drafted: boolean): boolean =>
+  drafted && !!unit.parent && !unit.parent.verbatim && !isListItem(unit.parent) && !!unit.sentences?.some((s) => s.request);
 
 /** Whether a sentence instructs, constrains or says something specific by itself. */
 function saysOwn(sentence: Sentence): boolean {
@@ -93,9 +101,11 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const units: Unit[] = [];
   const fixedUnits: Unit[] = []; // kept whatever the budget (relaxed: pinned and protected content)
   const pinnedUnits = new Set<Unit>();
+  // A draft to rework: the request's sentences outside it rank above its own.
+  const drafted = doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => s.request && !s.removed));
   for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? Object.assign(unit, { score: unit.score + PINNED + (input || isInput(unit) ? PINNED : 0) }) : unit);
+    else units.push(pinned ? Object.assign(unit, { score: unit.score + (input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED) }) : unit);
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   const byCost = doc.task.trim() === '';

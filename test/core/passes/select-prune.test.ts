@@ -867,6 +867,44 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a quoted essay that a line names as the request does ("grade the essay below", then "Essay:") whole in relaxed mode', () => {
+    const text = [
+      "Hello, I teach Year 9 English. I'd like you to grade the essay below using our rubric, and please don't rewrite it for the student.", '',
+      'Rubric (total 10 points):', '1. Thesis (0–4): a clear claim in the introduction.', '2. Evidence (0–4): two quotations with page numbers.', '3. Conventions (0–2): spelling and grammar.', '',
+      'Essay:', '',
+      '"In Animal Farm the pigs slowly take over the farm. I think Napoleon is the real villain of the book.', '',
+      'First, he trains the dogs in secret. On page 53 the dogs chase Snowball away. This shows he planned it.', '',
+      'Second, the commandments keep changing at night. Squealer explains every change. The animals forget what the rules were.', '',
+      'In conclusion Napoleon is the villain because he uses fear and lies."', '',
+      'Give a score per criterion and the total. Keep the feedback under 150 words.',
+    ].join('\n');
+    const essay = ['pigs slowly take over', 'trains the dogs in secret', 'commandments keep changing', 'uses fear and lies'];
+    for (const budget of ['60%', '50%']) {
+      const out = optimize({ text, budget, mode: 'relaxed' }).text;
+      const kept = essay.filter((e) => out.includes(e)).length;
+      assert.equal(kept, essay.length, `${budget}: ${kept} of ${essay.length} paragraphs of the essay\n${out}`);
+    }
+  });
+
+  it('keeps what a prompt asks of its quoted draft ("Could you grade it, then rewrite it …?") above the draft\'s short sentences', () => {
+    const text = [
+      "Hi! I'm applying for a Junior Data Analyst role at Greenway Logistics (job ID GL-2291) and I wrote a cover letter, but I think it's weak.", '',
+      'Constraints:', '- Maximum 250 words', '- Mention my SQL and Power BI experience', '- Address it to Ms. Amara Okafor', '',
+      "Here's my draft:", '',
+      '"Dear Sir or Madam,', '',
+      'My name is Lucas Ferreira and I am writing to apply for the job of Junior Data Analyst at your company. I am a passionate team player. I finished my degree in Applied Statistics at the University of Porto in 2023.', '',
+      'After that I did an internship at TransNord for six months, where I used SQL and Power BI every day. We reduced empty truck kilometres by 12%. I was very proud about this.', '',
+      'I am available to start immediately.', '',
+      'Thank you for your time,', 'Lucas Ferreira"', '',
+      'Could you first give me a short grade (out of 10) with two or three main weaknesses, and then rewrite it following the constraints above? Keep my facts exactly as they are.',
+    ].join('\n');
+    for (const budget of ['60%', '50%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('Could you first give me a short grade'), `${budget}: what to do with the draft is gone\n${out}`);
+      assert.ok(out.includes('Dear Sir or Madam'), `${budget}: the draft is gone\n${out}`);
+    }
+  });
+
   it('keeps a sentence that announces the next block ("My draft:", "The tables are these:") only with that block', () => {
     const draft = [
       'Can you rewrite my email to my landlord so it sounds firm but polite? Keep it under 150 words.', '',
