@@ -58,11 +58,15 @@ export function closingRemarks(kept: readonly Sentence[], english: boolean): Sen
  * remains.", which no verb list holds).
  */
 const remarks = (text: string, english: boolean): boolean =>
-  saysAside(text, english) && !OUGHT.test(text) && (!/^[^\p{L}]*\p{Script=Latin}/u.test(text) || SUBJECT_OPENER.test(text));
+  !EXCEPTION.test(text) && saysAside(text, english) && !OUGHT.test(text) && (!/^[^\p{L}]*\p{Script=Latin}/u.test(text) || SUBJECT_OPENER.test(text));
 // "It should sound like me, just better organised.": what something should be is a requirement, not a remark.
 const OUGHT = /(?<![\p{L}])(?:should|ought to|has to|have to|needs to|need to|sollte|sollten|soll|sollen|devrait|devraient|faut|debería|deberían|hay que|deveria|deveriam|tem que|precisa)(?![\p{L}])/iu;
 const SUBJECT_OPENER =
   /^[^\p{L}]*(?:this|that|these|those|it|its|it's|they|their|we|our|i|i'm|i've|you|your|there|the|a|an|some|most|all|each|every|no|one|dies|das|der|die|es|wir|ich|man|unser|unsere|ce|cet|cette|ces|cela|ça|c'est|c’est|il|elle|ils|on|nous|je|le|la|les|un|une|notre|nos|esto|eso|este|esta|estos|lo|el|los|las|una|nosotros|yo|nuestro|nuestra|isso|isto|esse|essa|o|os|as|uma|a gente|eu|nosso|nossa)(?![\p{L}])|^[^\p{L}]*\p{Lu}\p{Ll}+\s+(?:is|are|was|were|has|have|had|ist|sind|war|est|sont|es|son|é|são)(?![\p{L}])/iu;
+
+// The exception to the rule before: "Except in test targets, where it's fine.", "ただし、テストコードの中では許可します。".
+// The rule without it says more than it means, and it says nothing without the rule.
+export const EXCEPTION = /^[^\p{L}]*(?:except|exceptions?|unless|with the exception of|ausgenommen|außer|ausser|ausnahmen?|excepto|salvo|sauf|à l'exception|à l’exception|a excepción|exceto|exceção|exceções|com exceção)(?![\p{L}])|^[^\p{L}]*(?:ただし|但し|例外として|例外は|除非|除了|但(?!是))/iu;
 
 /** What a reason or aside is worth beside the rule it follows: kept when there is room, dropped first. */
 export const ASIDE_SHARE = 0.25;

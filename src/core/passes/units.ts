@@ -6,7 +6,7 @@ import { isUnspaced, STOPWORDS, terms, words } from '../text/words';
 import { FIELD } from './dedupe';
 import { isSaidToReader } from './rewrite';
 import { endsOnColon, isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
-import { ASIDE_SHARE, closingRemarks, OTHER_BRANCH } from './clause-units';
+import { ASIDE_SHARE, closingRemarks, EXCEPTION, OTHER_BRANCH } from './clause-units';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {
@@ -156,9 +156,11 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.
-        if (before && (refersBack(text) || (leaning && (leansOn(text, before, instructed) || (asks && ((!sentence.instruction && GOES_ON.test(text)) || POINTS_BACK_WIDE.test(text))) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
+        // An exception that is a rule of its own ("ただし、…は使わないでください") stands alone.
+        const exception = !!previous && before === previous && !sentence.instruction && EXCEPTION.test(text) && previous.sentences!.some((s) => s.instruction || hasConstraint(sentenceText(s), sentenceWords(s)));
+        if (before && (exception || refersBack(text) || (leaning && (leansOn(text, before, instructed) || (asks && ((!sentence.instruction && GOES_ON.test(text)) || POINTS_BACK_WIDE.test(text))) || (before === previous && (VERB_OBJECT.test(text) || answersBefore(sentence))))) || (instructed && PARENTHETICAL.test(text))) && !talksToReader(before)) {
           whole.head = before;
-          if (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text)) counterweights.push([before, whole]);
+          if (exception || (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text))) counterweights.push([before, whole]);
         }
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;

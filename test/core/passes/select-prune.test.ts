@@ -886,6 +886,26 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a rule and its exception ("Except in test targets, …", "ただし、…許可します") together or not at all', () => {
+    const english = [
+      'You review Swift code for our iOS app.', '',
+      'Never use force unwrapping in production code. Except in test targets, where it is fine.', '',
+      'Keep functions under 40 lines. Never log the API key. Use SwiftUI for new screens.',
+    ].join('\n');
+    const japanese = [
+      'あなたは iOS アプリのコードレビュー担当です。', '',
+      '- 強制アンラップ（`!`）は禁止です。ただし、テストコードの中では許可します。', '- API キーをログに出力しないでください。', '- 新しい画面は SwiftUI で作ってください。',
+    ].join('\n');
+    for (const [text, rule, exception] of [[english, 'Never use force unwrapping', 'Except in test targets'], [japanese, '強制アンラップ', 'テストコードの中では許可']] as const) {
+      for (let percent = 20; percent <= 90; percent += 10) {
+        for (const mode of ['strict', 'relaxed'] as const) {
+          const out = optimize({ text, budget: `${percent}%`, mode }).text;
+          assert.equal(out.includes(rule), out.includes(exception), `${percent}% ${mode}: the rule and its exception part\n${out}`);
+        }
+      }
+    }
+  });
+
   it('keeps what a prompt asks of its quoted draft ("Could you grade it, then rewrite it …?") above the draft\'s short sentences', () => {
     const text = [
       "Hi! I'm applying for a Junior Data Analyst role at Greenway Logistics (job ID GL-2291) and I wrote a cover letter, but I think it's weak.", '',
