@@ -165,9 +165,12 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text)) ||
+  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text) && !(hasWide(text) && WIDE_ASK.test(text))) ||
   describesItself(text, scanned);
 
+// The work asked for by name beside an apology or thanks: "恐れ入りますが、以下の議事録の要約をお願いいたします。"
+// ("よろしくお願いします" asks for nothing; "不好意思…想请帮忙看看" asks for help not yet named).
+const WIDE_ASK = /[^、，。\s]{2}をお願い(?:します|いたします|致します|できますか|できますでしょうか)|(?<!させて)いただけ(?:ます|ません|ない)|教えて(?:ください|いただけ)/u;
 // Thanks that close a sentence which asks for the work: "Can you rewrite it to be faster, thanks!",
 // "Pourriez-vous m'aider à rédiger un e-mail …, merci beaucoup ?", "Write me a script, thanks!".
 const THANKS_TAIL = /[,;—–-]\s*(?:(?:many |a million |thanks a million|so many )?thanks|thank you|merci(?: beaucoup| mille fois| d['’]avance)?|(?:vielen )?dank(?:e(?: dir| euch| schön| sehr)?)?|(?:muchas |mil )?gracias|obrigad[oa]|muito obrigad[oa])(?: (?:so much|a lot|in advance|heaps|a million|de antemano|desde já|schon mal))?[\s!.?¡¿]*$/iu;

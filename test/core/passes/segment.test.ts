@@ -202,6 +202,9 @@ describe('core/passes/segment', () => {
       ['Könnten Sie mir bitte einen höflichen Widerspruch formulieren?']);
     assert.deepEqual(requests('下書きを作成しました。\n\nこの下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。日付は変更しないでください。'),
       ['この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。']);
+    // "…の要約をお願いいたします" asks by name, after an apology; "よろしくお願いします" asks nothing.
+    assert.deepEqual(requests('お疲れ様です。恐れ入りますが、以下の議事録の要約をお願いいたします。\n\n来週の部長会で報告します。\n\n- 日時：5月16日\n- 決定：エンジニア職のみ試験導入\n\nよろしくお願いします。'),
+      ['恐れ入りますが、以下の議事録の要約をお願いいたします。']);
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);

@@ -49,8 +49,12 @@ describe('core/scoring/rules', () => {
     // The work asked for, with thanks at its end: before, each counted as talk and never took budget.
     'Can you rewrite it to be faster, thanks!', 'Please write me a Python script, thanks so much.',
     "Pourriez-vous m'aider à rédiger un e-mail de relance pour une facture impayée, merci beaucoup ?", 'Schreib mir bitte ein Skript, danke!',
+    // The work asked for by name beside an apology ("I'm sorry to trouble you, but please summarise the minutes below").
+    '恐れ入りますが、以下の議事録の要約をお願いいたします。', 'すみませんが、このコードのレビューをお願いします。',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
+  for (const sentence of ['よろしくお願いいたします。', '大家好，不好意思又来麻烦了，想请帮忙看看。'])
+    it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
   // "You fix nothing." forbids as much as "Never edit files."; so do "nichts", "nada", "rien", "nenhum".
   const prohibitions = ['**You read everything. You fix nothing.**', 'Nobody outside the team gets the link.', 'Du änderst nichts an der Datenbank.', 'No cambies nada del esquema.', "Tu n'ajoutes rien d'autre.", 'Não use nenhuma biblioteca externa.', 'Ninguna respuesta pasa de 100 palabras.', 'Aucune donnée ne sort du pays.'];
