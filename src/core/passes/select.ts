@@ -246,6 +246,9 @@ function saysSomething(unit: Unit, texts: readonly string[]): boolean {
   // A sentence's opening condition alone is no sentence: "If a requirement is ambiguous, especially around tax".
   if (unit.clause === 0 && SUBORDINATE_OPENING.test(text)) return false;
   const said = unit.clause === 0 ? text : text.replace(SEPARATOR_OPENING, '');
+  // "…, but it's not a hard requirement", "…, so I don't have to edit the formula": what it says is about
+  // the clause before.
+  if (unit.clause !== 0 && LEANS_BACK.test(said)) return false;
   const ownValue = ruleValue(text, 0) > 0 || ((unit.clause === 0 || (!unit.head && /^you\s/i.test(said))) && isInstruction(said));
   return ownValue && !isMeta(text) && (text.match(/`/g) ?? []).length % 2 === 0;
 }
@@ -270,6 +273,9 @@ function dropsConstraint(unit: Unit, texts: readonly string[]): boolean {
 }
 
 const SEPARATOR_OPENING = /^[\s,;—–-]+/;
+// (", so they're read by customers" and ", so the old code must keep working" say something of their own.)
+// A rule of its own with "it" for its subject stands: ", and it should only retry on ConnectionError".
+const LEANS_BACK = /^(?:(?:but|yet|so|and)\s+)?(?:it(?:'s|’s| is| isn't| isn’t| was)|that(?:'s|’s| is)|this is|which)(?![\p{L}])|^so(?: that)?\s+(?:i|we)\s+(?:don't|don’t|do not|won't|won’t|can|can't|can’t|needn't|never)(?![\p{L}])/iu;
 const SUBORDINATE_OPENING = /^[^\p{L}]*(?:if|when|whenever|unless|while|because|since|although|though|once|before|after|until|as long as|in case|even if)\b/iu;
 const CONTRAST = /^[\s,;—–-]*(?:but|yet|though|although|however|except|while|whereas)\b/i;
 

@@ -886,6 +886,21 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never keeps a later clause that only comments on the one before (", but it\'s not a hard requirement", ", so I don\'t have to edit …") without it', () => {
+    const text = [
+      'We are moving our Rails app off Heroku to AWS and I need a migration plan with a cost estimate.', '',
+      'Constraints:', '- Target AWS bill: no more than $900/month.', '- EU regions only (GDPR).', "- I'd prefer Terraform over CloudFormation, but it's not a hard requirement.", '',
+      'For the sheet formula: the month should come from cell Summary!E1, where I type the first day of the month, so I don\'t have to edit the formula every month. Sum column D only for that month.',
+    ].join('\n');
+    for (let percent = 15; percent <= 70; percent += 5) {
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (/not a hard requirement/i.test(out)) assert.ok(out.includes('Terraform'), `${percent}% ${mode}: the comment without its preference\n${out}`);
+        if (/have to edit the formula/i.test(out)) assert.ok(out.includes('Summary!E1'), `${percent}% ${mode}: the purpose without its rule\n${out}`);
+      }
+    }
+  });
+
   it('keeps a rule and its exception ("Except in test targets, …", "ただし、…許可します") together or not at all', () => {
     const english = [
       'You review Swift code for our iOS app.', '',
