@@ -202,7 +202,11 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
       // German sets off a subordinate clause with a comma, which stays: "Prüfen Sie bitte, ob …" → "Prüfen Sie, ob …";
       // so does the comma that ends a clause on the filler: "Den gibt es wirklich, Hammer Straße 112" → "Den gibt es, …".
       const endsClause = dictionary === FOREIGN_FILLER && closed && !atStart && !/,[ \t]*$/.test(out + before) && !text.slice(end + 1).trimStart().toLowerCase().startsWith(match.text.toLowerCase());
-      if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1))) && !endsClause) end = skipFollowingComma(text, end);
+      // A "please" that closes a clause leaves the comma that ends it: "no emojis please, my boss hates them" →
+      // "no emojis, my boss hates them".
+      // ("so please, never let …" → "so never let …": there the comma sets off the "please").
+      const closesClause = closed && !atStart && /^please$/i.test(match.text) && !/(?:,|\b(?:and|but|or|so|then|yet|also|now))[ \t]*$/i.test(out + before);
+      if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1))) && !endsClause && !closesClause) end = skipFollowingComma(text, end);
       // A parenthetical goes with both its commas ("and, honestly, I'm" → "and I'm"; "We, honestly, want"
       // → "We want"), but one stays where a new clause follows ("that's okay, honestly, it just …").
       // So does one before a negated imperative: "dímelo aparte, por favor, no lo metas" → "dímelo aparte, no lo metas".

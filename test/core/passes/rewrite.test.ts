@@ -425,6 +425,8 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['an apology the user has to write is the task, not an aside', "I'm the support lead at Tallyhop and I have to send an apology email to our customers about last week's outage. Write it in 150 words.", "I'm the support lead at Tallyhop and I have to send an apology email to our customers about last week's outage. Write it in 150 words."],
     ['the comma that ends a clause on a filler word stays', 'Den gibt es wirklich, Hammer Straße 112.', 'Den gibt es, Hammer Straße 112.'],
     ['a doubled filler goes with its comma', 'Das ist wirklich, wirklich wichtig.', 'Das ist wichtig.'],
+    ['a "please" that closes a clause leaves its comma', 'Keep it friendly, no emojis please, my boss hates them.', 'Keep it friendly, no emojis, my boss hates them.'],
+    ['a "please," set off after "so" goes with its comma', 'Orders expire after 7 days, so please, never let one be placed 8 days ahead.', 'Orders expire after 7 days, so never let one be placed 8 days ahead.'],
     ['"por favor" between two imperatives leaves one comma', 'Dímelo aparte, por favor, no lo metas directamente.', 'Dímelo aparte, no lo metas directamente.'],
     ['the capital goes past emphasis', '3. Bitte **kein** Object.groupBy verwenden.', '3. **Kein** Object.groupBy verwenden.'],
     ['the line after a salutation takes its capital', 'Hallo zusammen,\n\nich hänge an einem TypeScript-Fehler mit Node 20.11.', 'Ich hänge an einem TypeScript-Fehler mit Node 20.11.'],
