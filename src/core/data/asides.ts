@@ -53,8 +53,13 @@ const GREETINGS = [
   // "Oi, gente", "E aí, pessoal": the greeting with whom it greets.
   '(?:oi|olá|e aí)(?:,? (?:gente|pessoal|galera|a todos|todos))?',
 ];
+// "That's all", said as the whole sentence: "Das ist eigentlich schon alles.", "Eso es todo.", "Voilà, c'est tout.", "É isso.".
+const THATS_ALL = [
+  'das (?:ist|wär|wäre|war)(?: es)?(?: eigentlich| auch| dann| so)?(?: schon)? alles', '(?:y )?eso es todo(?: por ahora)?',
+  '(?:voilà,? )?c[’\']est (?:à peu près |tout )?tout(?: pour moi| pour l[’\']instant)?', '(?:acho que )?(?:é|era) (?:só )?isso(?: aí)?',
+].map((phrase) => `${phrase}(?=[\\s.!…]*$)`);
 const OPENING = [
-  ...GREETINGS, 'ehrlich gesagt', 'la verdad es que no sé', 'un saludo', 'saludos', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá',
+  ...GREETINGS, 'ehrlich gesagt', 'la verdad es que no sé', 'un saludo', 'saludos', 'tudo (?:bem|certo)', 'sinceramente', 'sei lá', ...THATS_ALL,
 ];
 
 /**

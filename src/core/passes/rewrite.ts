@@ -270,6 +270,9 @@ export const isSaidToReader = (text: string, english: boolean): boolean => isMet
 
 const isAsidePieces = (pieces: readonly Piece[], english: boolean): boolean => (english ? isCourtesy(pieces) : isForeignAside(pieces));
 
+// Where to go or whom to ask, beside the aside: "Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen".
+const NAMES_PLACE = /(?<![\p{L}\p{N}])[#@][\p{L}\p{N}_-]+|https?:\/\/|[\p{L}\p{N}._-]+@[\p{L}\p{N}-]+\.\p{L}{2,}/u;
+
 /** A German, Spanish, French, Portuguese, Japanese or Chinese aside ("¡Mil gracias de antemano!", "よろしくお願いいたします。"). */
 function isForeignAside(pieces: readonly Piece[]): boolean {
   if (pieces.length !== 1 || pieces[0]!.locked) return false;
@@ -287,7 +290,7 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
     if (said.replace(ASIDES, ' ') === said) return false;
   }
   const rest = open.replace(ASIDES, ' ');
-  if (rest === open || FOREIGN_GUARD.test(rest) || hasCode(rest)) return false;
+  if (rest === open || FOREIGN_GUARD.test(rest) || hasCode(rest) || NAMES_PLACE.test(rest)) return false;
   // A Chinese or Japanese sentence with an aside goes whole unless it says more beside it than one clause of
   // talk ("各位大佬好，想请教一个比较头疼的问题！"): "大家好，我是做后端的，最近在把一个老服务迁到 asyncio 上，
   // 遇到了点问题，想请教一下。" says who writes and about what.

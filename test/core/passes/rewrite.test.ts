@@ -371,6 +371,8 @@ describe('core/passes/rewrite', () => {
     ['Sorry, this is the third time I ask about order 4411.', "This is the third time I ask about order 4411."],
     ['Quick one, hopefully. Write a SQL query for weekly revenue.', 'Write a SQL query for weekly revenue.'],
     ['Rewrite the intro. Thanks, I owe you one!', 'Rewrite the intro.'],
+    ['You review the pull requests of this repository and you follow its rules. That\'s all.', "You review the pull requests of this repository and you follow its rules."],
+    ['You review the pull requests of this repository. Output the JSON and that\'s it.', "You review the pull requests of this repository. Output the JSON and that's it."],
     ['Rewrite my cover letter. English is my second language so please be patient with me haha.', 'Rewrite my cover letter.'],
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
@@ -392,6 +394,12 @@ describe('core/passes/rewrite', () => {
     ['嗯，大概就是这些。只输出标签。', '只输出标签。'],
     ['Oi, gente, tudo bem? Preciso reescrever o aviso.', 'Preciso reescrever o aviso.'],
     ['E aí, pessoal, beleza? Subi a API num VPS.', 'Subi a API num VPS.'],
+    // "That's all", as the whole sentence; where to ask beside "falls etwas unklar ist" is a rule.
+    ['Nutze pnpm. Das ist eigentlich schon alles.', 'Nutze pnpm.'],
+    ['Usa pnpm para todo. Eso es todo.', 'Usa pnpm para todo.'],
+    ["Utilise pnpm. Voilà, c'est à peu près tout.", 'Utilise pnpm.'],
+    ['Use pnpm em tudo. É isso.', 'Use pnpm em tudo.'],
+    ['Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.', 'Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.'],
   ];
   for (const [input, expected] of foreignAsides) {
     it(`drops asides of other languages: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
