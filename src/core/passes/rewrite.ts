@@ -273,6 +273,8 @@ const isAsidePieces = (pieces: readonly Piece[], english: boolean): boolean => (
 // Where to go or whom to ask, beside the aside: "Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen".
 const NAMES_PLACE = /(?<![\p{L}\p{N}])[#@][\p{L}\p{N}_-]+|https?:\/\/|[\p{L}\p{N}._-]+@[\p{L}\p{N}-]+\.\p{L}{2,}/u;
 
+const GREETED = /^\s*\p{L}+\s*[!.…]*\s*$/u;
+
 /** A German, Spanish, French, Portuguese, Japanese or Chinese aside ("¡Mil gracias de antemano!", "よろしくお願いいたします。"). */
 function isForeignAside(pieces: readonly Piece[]): boolean {
   if (pieces.length !== 1 || pieces[0]!.locked) return false;
@@ -285,6 +287,8 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   // "Hola, resume el acta en cinco puntos.": a greeting, then something said that is no aside itself; only
   // the greeting goes (dropOpeningHedge).
   const greeting = GREETING_OPENING.exec(open);
+  // "Olá, pessoal!", "Hola, chicos!": the greeting and whom it greets, nothing else.
+  if (greeting && GREETED.test(open.slice(greeting[0].length))) return true;
   if (greeting) {
     const said = open.slice(greeting[0].length);
     if (said.replace(ASIDES, ' ') === said) return false;

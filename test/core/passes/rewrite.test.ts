@@ -399,6 +399,9 @@ describe('core/passes/rewrite', () => {
     ['Usa pnpm para todo. Eso es todo.', 'Usa pnpm para todo.'],
     ["Utilise pnpm. Voilà, c'est à peu près tout.", 'Utilise pnpm.'],
     ['Use pnpm em tudo. É isso.', 'Use pnpm em tudo.'],
+    // A greeting and whom it greets, alone: before, "Olá, pessoal!" became "Pessoal!".
+    ['Olá, pessoal! Use Java 21 em todos os serviços.', 'Use Java 21 em todos os serviços.'],
+    ['Hola, chicos! Usa Java 21.', 'Usa Java 21.'],
     ['Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.', 'Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.'],
   ];
   for (const [input, expected] of foreignAsides) {
