@@ -47,6 +47,10 @@ const FIRST_EXAMPLE = 0.35;
 const asksOfDraft = (unit: Unit, drafted: boolean): boolean =>
   drafted && !!unit.parent && !unit.parent.verbatim && !isListItem(unit.parent) && !!unit.sentences?.some((s) => s.request);
 
+// A lead-in that gives the answer its shape: "Return ONLY a JSON object … with exactly this shape:", "Antworte in
+// diesem Format:", "Devuelve solo este JSON:", "以下の形式で出力してください：", "按以下格式输出：".
+const SHAPES_ANSWER = /(?<![\p{L}])(?:return|respond|reply|output|answer|format|schema|shape|template|antworte|antwort|ausgabe|gib|devuelve|responde|formato|esquema|renvoie|renvoyez|réponds|répondez|retorne|responda|retorna)(?![\p{L}])|出力|返して|形式|格式|输出|返回/iu;
+
 /** Whether a sentence instructs, constrains or says something specific by itself. */
 function saysOwn(sentence: Sentence): boolean {
   if (sentence.instruction) return true;
@@ -88,7 +92,14 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       if (strict && block.tokens > budget) (block.removed = true), (doc.notes.protectedDropped = true);
       else fixed += cost;
     }
-    else add({ cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block }, isFixedBlock(block), !!block.pinned);
+    else {
+      const unit: Unit = { cost, score: block.kind === 'example' ? EXAMPLE_SCORE + (examples++ === 0 ? FIRST_EXAMPLE : 0) : BLOCK_SCORE, order: entries.length, block };
+      // What its lead-in asks is worth what the block shows: "Please return ONLY a JSON object … with exactly
+      // this shape:" over the schema.
+      const leadIn = frames.leadIn(unit);
+      if (leadIn && SHAPES_ANSWER.test(leadIn.body) && isInstruction(leadIn.body, doc.english)) unit.score += Math.max(0, ruleValue(leadIn.body, 0)) + TASK_LEAD_IN;
+      add(unit, isFixedBlock(block), !!block.pinned);
+    }
   }
   markRepeats(entries);
   markAnswers(entries);

@@ -901,6 +901,24 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the output schema a lead-in asks for ("Return ONLY a JSON object with exactly this shape:") above the rules about its fields', () => {
+    const text = [
+      'I need you to extract structured data from supplier invoices (already OCR\'d to text).', '',
+      'Please return ONLY a JSON object, no prose before or after it, with exactly this shape:', '',
+      '```json', '{"supplier_name": "string", "invoice_number": "string", "invoice_date": "YYYY-MM-DD", "due_date": "YYYY-MM-DD | null", "currency": "ISO 4217 code", "grand_total": "number", "po_number": "string | null"}', '```', '',
+      'Rules:', '- Dates must always be ISO 8601 (YYYY-MM-DD); EU suppliers write DD/MM/YYYY and US ones MM/DD/YYYY.',
+      '- If a field is missing, use `null`. Do not guess and do not use an empty string.',
+      '- Numbers must be plain numbers without currency symbols or thousands separators: `1234.50`, not `"£1,234.50"`.',
+      '- If the VAT total does not match the sum of the line VAT within 0.02, add a top-level field `"warnings": ["VAT_MISMATCH"]`.',
+      '- Do not include any fields that are not in the schema.', '',
+      'Here is the invoice text:', '', '<invoice>', '{{ocr_text}}', '</invoice>',
+    ].join('\n');
+    for (const budget of ['70%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('"supplier_name": "string"') && out.includes('return ONLY a JSON object'), `${budget}: the schema the answer must follow is gone\n${out}`);
+    }
+  });
+
   it('keeps a rule and its exception ("Except in test targets, …", "ただし、…許可します") together or not at all', () => {
     const english = [
       'You review Swift code for our iOS app.', '',
