@@ -17,7 +17,8 @@ const ANSWER_SIDE = LABEL(
 );
 // "Example 1:", "Example:", "Example 2.", "Beispiel 2:", "例1：" — a self-contained example header; not
 // "Example upgrade from …" (prose about an example).
-const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)(?:\s*\d+\s*[:：.]?|\s*[:：])(?:\*\*|__)?(?:\s|$)/i;
+// "Example 2:", "Example.", "Second example." over an example's input.
+const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:first|second|third|fourth|fifth|another|one more|last)\s+)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)(?:\s*#?\d+\s*[:：.]?|\s*[:：.])(?:\*\*|__)?(?:\s|$)/i;
 
 /** A line that opens with a question-side or answer-side label, or an example header. */
 export const isExampleLabel = (line: string): boolean => QUESTION_SIDE.test(line) || ANSWER_SIDE.test(line) || EXAMPLE_HEADER.test(line);

@@ -51,6 +51,10 @@ describe('core/prompt/layout', () => {
     ]);
     // An answer over two paragraphs stays with its question; a code block inside an example joins it.
     assert.deepEqual(shape('Q: Show code.\nA: Here:\n\n```js\nx()\n```\n\nQ: Next?\nA: Done.'), ['example: Q: Show code.\nA: Here:\n\n```js\nx()\n```', 'example: Q: Next?\nA: Done.']);
+    // "Example." and "Second example." over an input, with the answer's block after it.
+    assert.deepEqual(shape('Example. Issue #1, "crash on launch".\n\n```yaml\ntype: bug\n```\n\nSecond example. Issue #2, "same crash".\n\n```yaml\ntype: duplicate\n```\n\nClassify the new issue.'), [
+      'example: Example. Issue #1, "crash on launch".\n\n```yaml\ntype: bug\n```', 'example: Second example. Issue #2, "same crash".\n\n```yaml\ntype: duplicate\n```', 'prose: Classify the new issue.',
+    ]);
   });
 
   it('takes labelled lines with an arrow as examples, and an arrow with nothing after it as the final input', () => {
