@@ -203,7 +203,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
  */
 function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   // What the request names: "grade the essay below" names the essay that "Essay:" announces.
-  const asked = new Set(blocks.filter((b) => b.kind === 'prose' && !b.verbatim).flatMap((b) => b.sentences.filter((s) => s.request).flatMap((s) => words(sentenceText(s)))));
+  const asked = new Set(blocks.filter((b) => b.kind === 'prose' && !b.verbatim).flatMap((b) => b.sentences.filter((s) => s.request).flatMap((s) => namedIn(sentenceText(s)))));
   // A <draft> section is one by its name: "Please rewrite the draft so that: …" then "<draft>…</draft>".
   blocks.forEach((block, i) => {
     if (!block.tag || block.tag.closing || !block.tag.partner || !DRAFT_TAG.test(block.tag.name)) return;
@@ -236,6 +236,9 @@ function namesAsked(text: string, asked: ReadonlySet<string>): boolean {
   return words(text).some((word) => word.length >= MIN_NAME_LENGTH && asked.has(word) && !ANNOUNCING_WORDS.has(word));
 }
 const MIN_NAME_LENGTH = 4;
+/** The words of what a request names with a determiner: "grade the essay below" → essay, below. */
+const namedIn = (text: string): string[] => [...text.matchAll(NAMED)].flatMap((m) => words(m[1]!));
+const NAMED = /(?<![\p{L}])(?:the|my|our|this|these|that|your)\s+((?:[\p{L}-]+\s+){0,2}[\p{L}-]+)/giu;
 const ANNOUNCING_WORDS = new Set(['here', 'below', 'following', 'this', 'these', 'that', 'what', 'which', 'with', 'from', 'your', 'some', 'just']);
 
 /** The draft that starts at `start`: quoted paragraphs, or what stands between two rules ("---"). */
