@@ -9,7 +9,9 @@ const LABEL = (names: string) => new RegExp(`^(?:[-*+>]\\s+)?(?:\\*\\*|__)?(?:${
 const QUESTION_SIDE = LABEL(
   'q|question|input|user|human|customer|client|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
     '(?:customer|user|client|final|your|the) (?:question|query|message|email|request)|' +
-    'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー',
+    'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー|' +
+    // The text to work on, in the other languages: "Texto: "NF-e nº 004512 …"" then "Saída: {…}".
+    'texto|texte|satz|frase|phrase|nachricht|mensaje|mensagem|reseña|avaliação|avis|bewertung|kommentar|comentario|comentário|commentaire|文本|句子|テキスト|文章',
 );
 const ANSWER_SIDE = LABEL(
   'a|answer|output|assistant|ai|agent|bot|model|label|sentiment|category|classification|response|intent|result|reply|' +

@@ -67,6 +67,10 @@ describe('core/prompt/layout', () => {
     // Before, the last one was an example like the others: dropped whole at 50%, nothing left to classify.
     assert.deepEqual(shape(text).slice(-2), ['prose: Agora classifique:', 'prose📌: Exemplo: "me passa pra um atendente agora"\nResposta:']);
     assert.equal(shape(text).filter((line) => line.startsWith('example')).length, 2);
+    // "Texto:" asks as "Text:" does: the last one, its "Saída:" empty, is the note to extract from.
+    const answer = (n: string, date: string) => `{"cnpj_emitente": "12.345.678/0001-90", "numero_nota": "${n}", "data_emissao": "${date}", "valor_total": 9184.00, "vencimento": "2024-04-11"}`;
+    const notes = `Exemplo 1\nTexto: "NF-e 004512 de 12/03/2024, total R$ 9.184,00."\nSaída: ${answer('004512', '2024-03-12')}\n\nExemplo 2\nTexto: "Nota 78.331, total R$ 15.730,50."\nSaída: ${answer('78.331', '2024-04-05')}\n\nAgora a nota nova:\n\nTexto: "NF-e 000913, total R$ 3.622,50."\nSaída:`;
+    assert.deepEqual(shape(notes).slice(-1), ['prose📌: Texto: "NF-e 000913, total R$ 3.622,50."\nSaída:']);
   });
 
   it('takes no turn of a transcript, no field of a record and no rule with an arrow for an example', () => {
