@@ -214,7 +214,7 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
     const last = block.kind === 'prose' && !block.verbatim ? block.sentences[block.sentences.length - 1] : undefined;
     if (!last || !ENDS_ANNOUNCING.test(sentenceText(last))) return;
     const named = !DRAFT.test(sentenceText(last));
-    if (named && !namesAsked(sentenceText(last), asked)) return;
+    if (named && !WRITTEN_WORK.test(sentenceText(last)) && !namesAsked(sentenceText(last), asked)) return;
     const drafts = draftAfter(blocks, i + 1);
     // A transcript the request names ("Transcript:") is material to sum up, not a text to rework whole.
     if (named && drafts.some((d) => d.sentences.some((s) => s.speaker))) return;
@@ -256,6 +256,8 @@ function draftAfter(blocks: readonly Block[], start: number): Block[] {
 
 // What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
 const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
+// A piece of writing put up to be graded or reworked: "Voici la copie (élève : Inès B.) :", "Here's my essay:", "Mein Aufsatz:".
+const WRITTEN_WORK = /(?<![\p{L}])(?:essay|cover letter|copie|dissertation|rédaction|lettre de motivation|aufsatz|anschreiben|ensayo|redacción|carta de presentación|redação|carta de apresentação)(?![\p{L}])|作文|小論文|论文/iu;
 const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
 // What the rewrite must do, over a list: "Contraintes pour la réécriture :", "Cosas que tiene que cumplir la nueva
 // versión:", "修改要求：", "書き直しの条件：".
@@ -313,7 +315,8 @@ const ASKS_AS_QUESTION = new RegExp(`^[^\\p{L}]*(?:(?:can|could|would|will) you|
 
 // "I need a query that shows …", "Preciso de uma ata curta, em português, …", "Necesito una consulta que …":
 // the writer names what they want made. Not "I need a hand with …" or "I need to tell our client …".
-const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|i would need|i'd need|necesito|necesitaría|preciso de|precisaria de|j'ai besoin d'|j'aurais besoin d'|ich brauche|ich bräuchte|wir bräuchten)\s+(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b)\p{L}/iu;
+// ("j'aurais besoin d'un coup de main pour corriger une dissertation": help, with what it is for.)
+const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|i would need|i'd need|necesito|necesitaría|preciso de|precisaria de|j['’]ai besoin d['’]|j['’]aurais besoin d['’]|ich brauche|ich bräuchte|wir bräuchten)\s*(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b(?!\s+(?:pour|para|to|um)\s+\p{L}))\p{L}/iu;
 
 // "I need weekly revenue … from this table:": a need that shows its material asks for it.
 export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;

@@ -391,7 +391,8 @@ function quotationRuns(blocks: readonly Block[]): Block[][] {
     if (open.kind !== 'prose' || open.prefix.trim() !== '' || !opens(open) || closes(open)) continue;
     for (let j = i + 1; j < blocks.length && j <= i + MAX_QUOTED_PARAGRAPHS; j++) {
       const block = blocks[j]!;
-      if (block.kind !== 'prose' || block.prefix.trim() !== '' || opens(block)) break;
+      // A quoted text may hold a list ("I. Selon Sartre, …" in a quoted essay), not a blockquote or a heading.
+      if (block.kind !== 'prose' || block.prefix.trimStart().startsWith('>') || opens(block)) break;
       if (closes(block)) {
         runs.push(blocks.slice(i, j + 1));
         i = j;

@@ -202,6 +202,9 @@ describe('core/passes/segment', () => {
       ['Könnten Sie mir bitte einen höflichen Widerspruch formulieren?']);
     assert.deepEqual(requests('下書きを作成しました。\n\nこの下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。日付は変更しないでください。'),
       ['この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。']);
+    // Help, with what it is for: "j'aurais besoin d'un coup de main pour corriger une dissertation" (and "d'un", elided).
+    assert.deepEqual(requests("Bonjour,\n\nJe suis professeure de philosophie, et j'aurais besoin d'un coup de main pour corriger une dissertation. Merci d'avance !\n\nLe sujet était : « Peut-on être libre ? »"),
+      ["Je suis professeure de philosophie, et j'aurais besoin d'un coup de main pour corriger une dissertation."]);
     // "…の要約をお願いいたします" asks by name, after an apology; "よろしくお願いします" asks nothing.
     assert.deepEqual(requests('お疲れ様です。恐れ入りますが、以下の議事録の要約をお願いいたします。\n\n来週の部長会で報告します。\n\n- 日時：5月16日\n- 決定：エンジニア職のみ試験導入\n\nよろしくお願いします。'),
       ['恐れ入りますが、以下の議事録の要約をお願いいたします。']);

@@ -939,6 +939,24 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a quoted student paper announced as such ("Voici la copie :") whole, list items and all, and unedited at 100%', () => {
+    const text = [
+      "Je suis professeure de philosophie et j'aurais besoin d'un coup de main pour corriger une dissertation.", '',
+      'Quelques consignes :', '- Donnez une note pour chaque critère, puis la note finale sur 20.', "- N'écrivez pas de commentaire sur l'orthographe, sauf si elle gêne vraiment la compréhension.", '',
+      'Voici la copie (élève : Inès B.) :', '',
+      "« Introduction. On pense souvent que la liberté, c'est faire ce qu'on veut. Nous verrons que la responsabilité est la condition de la liberté.", '',
+      "I. Selon Sartre, « l'homme est condamné à être libre » : il ne peut pas échapper à ses choix.", '',
+      'II. Pourtant, Kant montre que l\'autonomie consiste à se donner à soi-même sa loi.', '',
+      'Conclusion. On ne peut donc pas être vraiment libre sans être responsable. »', '',
+      "Je trouve personnellement qu'elle est un peu courte pour 4 heures. Merci beaucoup pour votre aide !",
+    ].join('\n');
+    const copy = ['On pense souvent', 'condamné à être libre', 'Kant montre', 'pas être vraiment libre sans'];
+    assert.ok(optimize({ text, budget: '100%', mode: 'relaxed' }).text.includes('On ne peut donc pas être vraiment libre sans être responsable. »'), 'the copy is edited at 100%');
+    const out = optimize({ text, budget: '60%', mode: 'relaxed' }).text;
+    const kept = copy.filter((c) => out.includes(c)).length;
+    assert.equal(kept, copy.length, `${kept} of ${copy.length} parts of the copy\n${out}`);
+  });
+
   it('keeps what a prompt asks of its quoted draft ("Could you grade it, then rewrite it …?") above the draft\'s short sentences', () => {
     const text = [
       "Hi! I'm applying for a Junior Data Analyst role at Greenway Logistics (job ID GL-2291) and I wrote a cover letter, but I think it's weak.", '',
