@@ -316,6 +316,8 @@ const WIDE_CLAUSE = /[^，、。！？；]+(?:[，、]|$)/gu;
  * sentence of asides alone is isForeignAside's to judge). "大家好，不好意思又来麻烦了，这个需求领导催得比较急。"
  * → "这个需求领导催得比较急。" Returns whether anything was dropped.
  */
+const SPEAKER_LABEL = /^[\p{L}\p{N}·・ ]{1,12}[：:]\s*/u;
+
 function dropAsideClauses(pieces: Piece[]): boolean {
   const first = pieces[0];
   if (!first || first.locked || !/[\u3040-\u9fff]/.test(first.text)) return false;
@@ -325,9 +327,11 @@ function dropAsideClauses(pieces: Piece[]): boolean {
   const clauses = body.match(WIDE_CLAUSE) ?? [];
   if (clauses.join('') !== body) return false; // a stop or a question mark inside: not one run of clauses
   const last = clauses.length - 1;
-  const kept = clauses.filter((clause, i) => (!whole && i === last && !/[，、]$/u.test(clause)) || !isAsideClause(clause.replace(/[，、]$/u, '').trim()));
+  // A transcript line's speaker ("王磊：大家好，…") stays with the line when its greeting goes.
+  const speaker = SPEAKER_LABEL.exec(clauses[0] ?? '')?.[0] ?? '';
+  const kept = clauses.filter((clause, i) => (!whole && i === last && !/[，、]$/u.test(clause)) || !isAsideClause((i === 0 ? clause.slice(speaker.length) : clause).replace(/[，、]$/u, '').trim()));
   if (kept.length === clauses.length || (whole && kept.length === 0)) return false;
-  const rest = kept.join('');
+  const rest = (kept[0] === clauses[0] ? '' : speaker) + kept.join('');
   pieces[0] = { ...first, text: (whole ? rest.replace(/[，、]$/u, '') : rest) + first.text.slice(body.length) };
   return true;
 }

@@ -392,6 +392,8 @@ describe('core/passes/rewrite', () => {
     ['Te escribo por una cosita, si no es mucha molestia. Calcula el coste por kilo.', 'Calcula el coste por kilo.'],
     ['Je dois envoyer un mail, si vous avez un moment, à un fournisseur.', 'Je dois envoyer un mail à un fournisseur.'],
     ['嗯，大概就是这些。只输出标签。', '只输出标签。'],
+    // A transcript line keeps its speaker when its greeting goes: before, "王磊：大家好，" went whole.
+    ['麻烦帮我整理会议记录。王磊：大家好，今天人有点少，我们就快点开吧。', '麻烦帮我整理会议记录。王磊：今天人有点少，我们就快点开吧。'],
     ['Oi, gente, tudo bem? Preciso reescrever o aviso.', 'Preciso reescrever o aviso.'],
     ['E aí, pessoal, beleza? Subi a API num VPS.', 'Subi a API num VPS.'],
     // "That's all", as the whole sentence; where to ask beside "falls etwas unklar ist" is a rule.
