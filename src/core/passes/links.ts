@@ -1,7 +1,7 @@
 import { isListItem, isMaterial, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
 import { lastAnswer } from '../prompt/examples';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
-import { pointsBelow } from './requests';
+import { namedAbove, pointsBelow } from './requests';
 import type { Unit } from './units';
 
 /**
@@ -61,6 +61,7 @@ export const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.s
  * asks nothing.
  */
 export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: boolean): void {
+  rankDocumentNamedAbove(doc, entries);
   const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
@@ -86,6 +87,23 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: bo
     // A sentence kept only with another (a speaker's topic, a title: a score of 0) stays so.
     else if (strict && input && entry.unit.score > 0) entry.pinned = true;
   }
+}
+
+/**
+ * The one document the request names above it ("Could you write the release notes from the changelog
+ * above?" after `<document title="Changelog export">`): the input to work from, ranked with the request in
+ * both modes, as the text to translate is. Retrieved documents a question only draws on compete by value.
+ */
+function rankDocumentNamedAbove(doc: Doc, entries: readonly Entry[]): void {
+  const request = doc.blocks.flatMap((b) => (b.kind === 'prose' ? b.sentences : [])).find((s) => !s.removed && (s.request || s.pinned) && namedAbove(sentenceText(s)));
+  const name = request && namedAbove(sentenceText(request));
+  if (!name) return;
+  const at = doc.blocks.findIndex((b) => b.sentences.includes(request!));
+  const titled = doc.blocks.slice(0, at).filter((b) => b.kind === 'markup' && b.tag && !b.tag.closing && b.tag.partner && b.body.toLowerCase().includes(name));
+  if (titled.length !== 1) return;
+  const end = doc.blocks.indexOf(titled[0]!.tag!.partner!);
+  const inside = new Set(doc.blocks.slice(doc.blocks.indexOf(titled[0]!) + 1, end));
+  for (const entry of entries) if ((entry.unit.block && inside.has(entry.unit.block)) || (entry.unit.parent && inside.has(entry.unit.parent) && entry.unit.score > 0)) entry.pinned = true;
 }
 
 /**

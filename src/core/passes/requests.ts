@@ -360,6 +360,12 @@ export function pointsBelow(text: string): boolean {
   const named = NAMED_BELOW.exec(text);
   return !!named && !OWN_RULE_WORD.test(named[1]!);
 }
+const NAMED_ABOVE = /(?<![\p{L}])(?:the|these|this|my|our)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?([\p{L}-]+)\s+above(?![\p{L}])/iu;
+/** What the text names as above it ("from the changelog above" → changelog), if not the prompt's own rules. */
+export function namedAbove(text: string): string | undefined {
+  const named = NAMED_ABOVE.exec(text)?.[1];
+  return named && !OWN_RULE_WORD.test(named) ? named.toLowerCase() : undefined;
+}
 // "Review the diff in <diff>", "Read the transcript in the <context> section": the input, by its section's
 // tag, in an imperative ("You'll receive the text between the <document> tags" describes it).
 const NAMES_SECTION = /<[A-Za-z][\w.-]*>/;

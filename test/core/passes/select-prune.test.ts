@@ -957,6 +957,25 @@ describe('core/passes/select', () => {
     assert.equal(kept, copy.length, `${kept} of ${copy.length} parts of the copy\n${out}`);
   });
 
+  it('keeps the one document the request names above it ("from the changelog above") with the request, in both modes', () => {
+    const text = [
+      '<role>', "You're the release-notes writer for the Halcyon banking app.", '</role>', '',
+      '<rules>', '<rule id="1">Write at most 5 bullet points per platform.</rule>', '<rule id="2">Never mention internal ticket IDs or code names.</rule>',
+      '<rule id="3">Only include changes whose status is "shipped".</rule>', '<rule id="4">Each bullet must be 20 words or fewer.</rule>',
+      '<rule id="5">Use the word "account", not "ledger".</rule>', '</rules>', '',
+      '<documents>', '<document index="1" title="Changelog export 2024-06-03">',
+      'HAL-2240 | both | shipped | Scheduled transfers can now be edited up to 1 day before they run', 'HAL-2247 | android | shipped | Dark mode for statements screen',
+      'HAL-2251 | both | reverted | New onboarding carousel', 'HAL-2260 | both | shipped | Zelle limit shown on send screen ($2,500/day)',
+      '</document>', '<document index="2" title="Style notes">', 'Lead with the change that affects the most people. Avoid exclamation marks.', '</document>', '</documents>', '',
+      '<question>', 'Could you write the release notes for version 5.14.0 from the changelog above?', '</question>',
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const) {
+      const out = optimize({ text, budget: '55%', mode }).text;
+      const lines = ['HAL-2240', 'HAL-2247', 'HAL-2251', 'HAL-2260'].filter((l) => out.includes(l)).length;
+      assert.equal(lines, 4, `${mode}: ${lines} of 4 changelog lines\n${out}`);
+    }
+  });
+
   it('keeps what a prompt asks of its quoted draft ("Could you grade it, then rewrite it …?") above the draft\'s short sentences', () => {
     const text = [
       "Hi! I'm applying for a Junior Data Analyst role at Greenway Logistics (job ID GL-2291) and I wrote a cover letter, but I think it's weak.", '',
