@@ -400,5 +400,5 @@ function isAside(text: string): boolean {
     const apologyFor = /^\W*sorry/i.test(said[0]) && isAboutThePrompt(rest);
     if (!apologyFor && !ASIDE.test(rest) && rest.split(/\s+/).filter(Boolean).length >= MIN_CLAUSE_WORDS) return false;
   }
-  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$)/i.test(text);
+  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$|(?:(?:do )?keep|bear) (?:that|this|these|those|it) in mind(?:,? please)?\W*$)/i.test(text);
 }

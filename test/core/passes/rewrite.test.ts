@@ -374,6 +374,9 @@ describe('core/passes/rewrite', () => {
     ['You review the pull requests of this repository and you follow its rules. That\'s all.', "You review the pull requests of this repository and you follow its rules."],
     ['You review the pull requests of this repository. Output the JSON and that\'s it.', "You review the pull requests of this repository. Output the JSON and that's it."],
     ['Rewrite my cover letter. English is my second language so please be patient with me haha.', 'Rewrite my cover letter.'],
+    // "Keep that in mind" adds nothing to the sentence before it: it went on to stand alone in a <context> at 25%.
+    ['Route claims over $5,000 to a second reviewer. I\'d really appreciate it if you could keep that in mind.', 'Route claims over $5,000 to a second reviewer.'],
+    ['Route claims over $5,000 to a second reviewer. Keep in mind that adjusters work in two shifts.', 'Route claims over $5,000 to a second reviewer. Note: adjusters work in two shifts.'],
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
     ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
