@@ -146,7 +146,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         const r = rankOf.get(sentence)!;
         const text = sentenceText(sentence);
         const whole: Unit = { cost: sentence.tokens + (listItem ? JOIN_LIST : JOIN_SENTENCE), score: r.score, order: r.order, termScores: r.termScores, sentences: [sentence], parent: group[0], head: parent };
-        if (POINTS_AHEAD.test(text)) whole.score = 0;
+        if (POINTS_AHEAD.test(text) || ANNOUNCES_EXAMPLES.test(text)) whole.score = 0;
         // "Then …", "That means …", "Without it …" says nothing without the sentence before it, and the
         // text of a retrieved document nothing without its "[Doc 1] …" title.
         // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
@@ -498,6 +498,9 @@ const STEP_MARKER = /^\s*\d{1,3}[.)]\s/;
 
 // Says nothing but that something follows: "以下の内容でお願いします。", "See below.", "如下。".
 const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以下の?(?:内容|通り|とおり)?で?(?:お願いします|お願いいたします|よろしくお願いします)|(?:具体)?(?:内容|要求|情况)?如下|siehe unten|ver abajo|voir ci-dessous|veja abaixo)[.。!！]?$/iu;
+// That examples follow, and the input after them: the examples show it, or, dropped, leave it pointing at nothing.
+// "I'll give you some labelled examples first and then the new ticket.", "Vou te passar uns exemplos … e depois a nota nova."
+const ANNOUNCES_EXAMPLES = /^[^\p{L}]*(?:i(?:'ll|’ll| will) (?:give|show|send|paste) you|here are|below are|te paso|te voy a pasar|vou te passar|vou passar|je vous (?:donne|mets)|je te (?:donne|mets)|ich gebe (?:dir|ihnen))\s+(?:\p{L}+\s+){0,3}?(?:examples?|ejemplos?|exemplos?|exemples?|beispiele?)(?![\p{L}])(?:[^.!?。]*)[.!?。]?$/iu;
 
 // Says it of what the sentence before shows, with a task too: "Something along those lines is perfect".
 const REFERS_BACK = /(?<![\p{L}])(?:along (?:those|these|the same) lines|(?:something|anything) like (?:that|this|those)|like that one)(?![\p{L}])/iu;

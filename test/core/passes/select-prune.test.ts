@@ -976,6 +976,25 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never keeps "I\'ll give you some labelled examples first and then the new ticket." by itself', () => {
+    const text = [
+      "Hi! I'm setting up auto-triage for our support inbox at Lockbox (parcel-locker rentals in Belgium), and I'd love your help classifying tickets. I'll give you some labelled examples first and then the new ticket. Thanks a lot in advance!", '',
+      'The labels are:', '- BILLING — charges, refunds, invoices', '- LOCKER_FAULT — a door won\'t open, a code is rejected', '- DELIVERY — a parcel is missing or in the wrong locker', '- OTHER — anything else', '',
+      'A couple of rules:', '- Pick exactly one label.', '- If the ticket names a locker ID (like BRU-0077), put it in "locker_id"; otherwise use null.', '- Reply with JSON only, no explanation.', '',
+      'Examples:', '',
+      'Ticket: "I was charged twice for May, €9,95 each. Can you refund one?"', 'Answer: {"label": "BILLING", "locker_id": null}', '',
+      'Ticket: "Locker BRU-0077 says my code 448120 is invalid."', 'Answer: {"label": "LOCKER_FAULT", "locker_id": "BRU-0077"}', '',
+      'Now the new ticket:', '',
+      'Ticket: "The door of AMS-0142 won\'t open and the app charged me €4.50 for an extra day."', 'Answer:',
+    ].join('\n');
+    for (let percent = 20; percent <= 80; percent += 5) {
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget: `${percent}%`, mode }).text;
+        if (out.includes('labelled examples first')) assert.ok(out.includes('"label": "BILLING"') || out.includes('"label": "LOCKER_FAULT"'), `${percent}% ${mode}: the examples it announces are gone\n${out}`);
+      }
+    }
+  });
+
   it('keeps what a prompt asks of its quoted draft ("Could you grade it, then rewrite it …?") above the draft\'s short sentences', () => {
     const text = [
       "Hi! I'm applying for a Junior Data Analyst role at Greenway Logistics (job ID GL-2291) and I wrote a cover letter, but I think it's weak.", '',
