@@ -118,7 +118,8 @@ export function rankNamedTable(doc: Doc, entries: readonly Entry[], budget: numb
   if (!named) return;
   for (const entry of entries) if (entry.unit.block === tables[0] && entry.unit.cost <= budget / 2) entry.pinned = true;
 }
-const TABLE_WORD = /(?<![\p{L}])(?:table|tabelle|vergleichstabelle|tabla|tableau|tabela)(?![\p{L}])|表格|预算表|の表|表を/iu;
+// Not a database's table, named by its identifier: "in die Tabelle `rechnung_archiv`", "the `orders` table".
+const TABLE_WORD = /(?<![\p{L}]|`\s?)(?:table|tabelle|vergleichstabelle|tabla|tableau|tabela)(?![\p{L}]|\s?`)|表格|预算表|の表|表を/iu;
 
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;

@@ -370,6 +370,23 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('takes a database table named by its identifier ("in die Tabelle `rechnung_archiv`") for no mention of the prompt\'s Markdown table', () => {
+    const text = [
+      '# Anweisungen für den Abrechnungsdienst', '',
+      'Diese Datei ist für Copilot und andere Agenten gedacht, die im Verzeichnis `services/abrechnung/` arbeiten. Der Dienst ist in Kotlin mit Spring Boot 3.2 geschrieben und läuft auf Java 21.', '',
+      'Die Integrationstests brauchen einen laufenden Docker-Daemon und dauern ungefähr 6 Minuten. Wir wissen, dass die Testabdeckung im Paket `mahnwesen` noch schlecht ist (etwa 41 %), das ist bekannt und kein Grund, den PR zu blockieren.', '',
+      '| Umgebung | URL | Datenbank |', '|---|---|---|', '| dev | https://dev.abrechnung.example | abr_dev |', '| staging | https://stg.abrechnung.example | abr_stg |', '| prod | https://abrechnung.example | abr_prod |', '',
+      '## Regeln', '',
+      '1. Beträge werden **immer** als `BigDecimal` mit `RoundingMode.HALF_EVEN` gerechnet, **NIEMALS** als `Double` oder `Float`.',
+      '2. **NIEMALS** direkt in die Tabelle `rechnung_archiv` schreiben; dafür gibt es ausschließlich den `ArchivService`.',
+      '3. Neue Endpunkte müssen unter `/api/v2/` liegen.', '4. Logge keine IBANs oder Kartennummern.', '5. Keine neuen Abhängigkeiten ohne Freigabe in `#arch-review`.',
+    ].join('\n');
+    // Before, the environments table was pinned as the table the text asks about: at 50% it took the room of two rules.
+    const out = optimize({ text, budget: '50%', mode: 'strict' }).text;
+    const rules = ['BigDecimal', 'rechnung_archiv', '/api/v2/', 'IBANs', '#arch-review'].filter((r) => out.includes(r)).length;
+    assert.ok(rules >= 4, `${rules} of 5 rules\n${out}`);
+  });
+
   it('keeps "However, …" only with the sentence it contrasts with', () => {
     const text = [
       '# React 19 audit', '',
