@@ -202,6 +202,9 @@ describe('core/passes/segment', () => {
       ['Könnten Sie mir bitte einen höflichen Widerspruch formulieren?']);
     assert.deepEqual(requests('下書きを作成しました。\n\nこの下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。日付は変更しないでください。'),
       ['この下書きを、より丁寧なビジネスメールに書き直していただけないでしょうか。']);
+    // "I was wondering if you could …" asks as "Could you …" does.
+    assert.deepEqual(requests("Hi there! I hope you're doing well. I was wondering if you could help me rewrite a cover letter. I'm applying for a data role at Lumenfold.\n\nKeep it under 250 words."),
+      ['I was wondering if you could help me rewrite a cover letter.']);
     // Help, with what it is for: "j'aurais besoin d'un coup de main pour corriger une dissertation" (and "d'un", elided).
     assert.deepEqual(requests("Bonjour,\n\nJe suis professeure de philosophie, et j'aurais besoin d'un coup de main pour corriger une dissertation. Merci d'avance !\n\nLe sujet était : « Peut-on être libre ? »"),
       ["Je suis professeure de philosophie, et j'aurais besoin d'un coup de main pour corriger une dissertation."]);
