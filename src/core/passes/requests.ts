@@ -40,7 +40,7 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
 const ROLE = new RegExp(
   `^[^\\p{L}]*(?:(?:${GREETING_WORDS.join('|')})(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?` +
     '(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
-    'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
+    'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|you(?: will|[\'’]ll) be \\p{L}+ing|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|du agierst als|du fungierst als|stell dir vor,? du bist|eres|usted es|actúa como|actua como|' +
     'quiero que act[úu]es como|imagina que eres|tu es|vous êtes|agis comme|agissez comme|agis en tant que|agissez en tant que|' +
     'je (?:veux|voudrais) que (?:tu agisses|vous agissiez) (?:comme|en tant que)|imagine que tu es|' +

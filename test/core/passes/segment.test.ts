@@ -150,6 +150,8 @@ describe('core/passes/segment', () => {
     ] as [string, string][])
       assert.deepEqual(pinned(`${role}${role.endsWith('。') ? '' : ' '}${input}`), [role.replace(/(?<=[.。]).*$/u, ''), input]);
     assert.deepEqual(pinned('Actúa como guía. Sugiere lugares. La primera vez, sé breve.'), ['Actúa como guía.']);
+    // "You'll be writing …" says who the model is as "You are …" does.
+    assert.deepEqual(pinned("Hello! You'll be writing the release notes for Tallyflow from our merged pull requests. I know it's a boring job.\n\n## Rules\n\n- Only include customer-facing PRs."), ["You'll be writing the release notes for Tallyflow from our merged pull requests."]);
     // An article's "played an important role" (扮演了重要角色) is no role statement.
     assert.deepEqual(pinned('他在城市的历史上扮演了重要角色。这座城市建于1990年。'), []);
     for (const rule of ['First of all: be brief.', 'First things first: be brief.', 'First step: ask for the city.'])
