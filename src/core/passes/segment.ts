@@ -258,12 +258,19 @@ function markTranscript(blocks: readonly Block[]): void {
       const text = sentenceText(sentence);
       const match = opens ? SPEAKER.exec(text) : null;
       if (opens) turn = undefined;
-      if (match && !NOT_A_SPEAKER.test(match[1]!)) {
+      const wideMatch = opens && !match ? WIDE_SPEAKER.exec(text) : null;
+      if (wideMatch && WIDE_LABELS.test(wideMatch[1]!)) wideMatch.length = 0;
+      if (wideMatch?.[1]) {
+        turn = { block, sentence, name: wideMatch[1]!, words: 0 };
+        turns.push(turn);
+        line = text.slice(wideMatch[0].length - 1);
+      } else if (match && !NOT_A_SPEAKER.test(match[1]!)) {
         turn = { block, sentence, name: match[1]!, words: 0 };
         turns.push(turn);
         line = text.slice(match[0].length - 1);
       } else line = text;
-      if (turn) turn.words += line.split(/\s+/).filter(Boolean).length;
+      // Chinese and Japanese have no spaces: about two characters make a word.
+      if (turn) turn.words += /[\u3040-\u9fff]/.test(line) ? Math.ceil(line.length / 2) : line.split(/\s+/).filter(Boolean).length;
     });
   }
   const names = new Set(turns.map((t) => t.name));
@@ -282,6 +289,10 @@ function markTranscript(blocks: readonly Block[]): void {
 // "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words, not in
 // capitals ("MANDATORY:", "VAT Reg No:").
 const SPEAKER = /^((?:\p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*)(?: \p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?:\s+\S/u;
+// "王磊：…", "陈静（测试）：…", "佐藤さん：…", "タナカ：…": a Chinese or Japanese name and a colon (not "注意：").
+const WIDE_SPEAKER = /^((?:[\p{Script=Han}]{2,4}|[\p{Script=Han}\p{Script=Hiragana}]{1,5}さん|[\p{Script=Katakana}ー・]{2,10}))(?:（[^）\n]{1,20}）|\([^)\n]{1,20}\))?[：:]\s*[^\s：:]/u;
+// A prompt's own labels in Chinese and Japanese, which are no speakers: "注意：", "要求：", "出力形式：".
+const WIDE_LABELS = /^(?:注意|重要|说明|說明|备注|要求|示例|例子|输入|输出|问题|回答|答案|背景|目标|任务|规则|格式|提示|步骤|结果|总结|摘要|标题|内容|日期|时间|地点|负责人|ルール|入力|出力|質問|目的|タスク|形式|出力形式|ポイント|前提|条件|参考|結論|要約|手順|結果|件名|本文|日時|場所|担当|補足|備考)$/u;
 /** Words a speaker says in a turn, on average. */
 const MIN_TURN_WORDS = 5;
 // Labels of a prompt's own sections and examples, which are no speakers.

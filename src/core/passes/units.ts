@@ -387,7 +387,7 @@ function isRecord(block: Block, least: number): boolean {
 const TOPIC_TURN = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’-]+\s*){1,3}[.!]?$/u;
 const BARE_QUESTION = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’,-]+\s*){1,6}[?？]$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
-const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])/iu;
+const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])|^[^：:]{1,12}[：:]\s*(?:好的|好|没问题|没意见|可以|行|收到|同意|对|嗯|はい|了解|承知|わかりました|分かりました|大丈夫|いいえ|賛成)/iu;
 
 /** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
 function namesSourceOnly(text: string): boolean {

@@ -235,6 +235,10 @@ describe('core/passes/segment', () => {
     assert.deepEqual(speakers('- Security: never store secrets in the repo.\n- Performance: avoid N+1 queries.\n- Security: rotate keys every 90 days.'), []);
     assert.deepEqual(speakers('ID: HR-112\nTitle: Parental Leave\nEffective: 2024-01-01\n\nParents get 16 weeks.\n\nID: HR-140\nTitle: Travel\nEffective: 2024-03-01'), []);
     assert.deepEqual(speakers('MANDATORY: Adhere to the workflow below.\n\nIMPORTANT: Batch the steps.\n\nMANDATORY: Never skip a phase.'), []);
+    // Chinese and Japanese names with a full-width colon, no space; "注意：" over rules is none.
+    assert.equal(speakers('王磊：大家好，今天人有点少，我们就快点开吧。\n陈静：测试那边还有两个P1的bug没修完。\n王磊：那改到6月27日吧，大家有意见吗？\n刘洋：没意见，推送SDK要升级到5.2.1。').length, 4);
+    assert.equal(speakers('佐藤さん：来週のリリースは予定どおりです。\n田中：テストはまだ二件残っています。\n佐藤さん：では金曜までに直してください。').length, 3);
+    assert.deepEqual(speakers('注意：不要修改 internal/legacy 目录，这个目录由别的团队维护。\n要求：提交前先运行 make lint，并且确保所有测试通过。\n注意：所有金额用分存储，不要用浮点数。'), []);
   });
 
   it('marks instructions, not narrative', () => {
