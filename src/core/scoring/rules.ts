@@ -86,8 +86,11 @@ const META = new Phrases(
     'gracias | espero que | no se me da | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +
     // "Merci de garder …" asks ("please keep …"): only thanks are meta.
     "merci beaucoup | merci d'avance | merci d’avance | merci pour | merci par avance | mille mercis | j'espère | j’espère | désolé | désolée | pas sûr | pas sûre | ne sais pas | je sais que | pour être honnête | honnêtement | " +
-    'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá',
-  ['こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
+    'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá | ' +
+    // "So read this carefully": about reading the prompt, not what to do.
+    'read this carefully | read this file carefully | lee esto con atención | léelo con atención | lee esto con cuidado | siga com atenção | leia com atenção | leia isto com atenção | ' +
+    'lisez ceci attentivement | lis ceci attentivement | lies das genau | lies dir das genau durch | lest das genau',
+  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
   ['entschuldig'],
 );
 /** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */

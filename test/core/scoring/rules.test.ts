@@ -51,9 +51,11 @@ describe('core/scoring/rules', () => {
     "Pourriez-vous m'aider à rédiger un e-mail de relance pour une facture impayée, merci beaucoup ?", 'Schreib mir bitte ein Skript, danke!',
     // The work asked for by name beside an apology ("I'm sorry to trouble you, but please summarise the minutes below").
     '恐れ入りますが、以下の議事録の要約をお願いいたします。', 'すみませんが、このコードのレビューをお願いします。',
+    // Reading the input carefully is work; reading the prompt carefully is talk about it.
+    'Read the ticket carefully before answering.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
-  for (const sentence of ['よろしくお願いいたします。', '大家好，不好意思又来麻烦了，想请帮忙看看。'])
+  for (const sentence of ['よろしくお願いいたします。', '大家好，不好意思又来麻烦了，想请帮忙看看。', 'Así que lee esto con atención.', 'Então, por favor, siga com atenção.', 'できれば最後まで読んでください。'])
     it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
   // "You fix nothing." forbids as much as "Never edit files."; so do "nichts", "nada", "rien", "nenhum".
