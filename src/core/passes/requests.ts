@@ -355,14 +355,16 @@ const OWN_RULES = 'guidelines?|rules?|instructions?|steps?|principles?|conventio
 const POINTS_AT_INPUT = new RegExp(`^[^\\p{L}]*\\p{L}+(?:\\s+(?:up|out|down|over|through|in|on|me|us))?\\s+(?:this|these|the following|the attached)\\s+(?!(?:${OWN_RULES})\\b)\\p{L}`, 'iu');
 // "Using only the two release notes below, tell me …", "Summarize the email below": the input named below
 // ("the rules below", "the format below" are the prompt's own).
-const NAMED_BELOW = /(?<![\p{L}])(?:the|these|this|my|our)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?([\p{L}-]+)\s+below(?![\p{L}])/iu;
+/** "the two release notes below", "the changelog above": what a sentence names, and where. */
+const namedWhere = (where: 'below' | 'above'): RegExp => new RegExp(`(?<![\\p{L}])(?:the|these|this|my|our)\\s+(?:[\\p{L}\\p{N}-]+\\s+){0,3}?([\\p{L}-]+)\\s+${where}(?![\\p{L}])`, 'iu');
+const NAMED_BELOW = namedWhere('below');
 const OWN_RULE_WORD = new RegExp(`^(?:${OWN_RULES}|format|template|examples?|schema)$`, 'iu');
 /** Whether the text names what it works on as below it: "the two release notes below". */
 export function pointsBelow(text: string): boolean {
   const named = NAMED_BELOW.exec(text);
   return !!named && !OWN_RULE_WORD.test(named[1]!);
 }
-const NAMED_ABOVE = /(?<![\p{L}])(?:the|these|this|my|our)\s+(?:[\p{L}\p{N}-]+\s+){0,3}?([\p{L}-]+)\s+above(?![\p{L}])/iu;
+const NAMED_ABOVE = namedWhere('above');
 /** What the text names as above it ("from the changelog above" → changelog), if not the prompt's own rules. */
 export function namedAbove(text: string): string | undefined {
   const named = NAMED_ABOVE.exec(text)?.[1];
