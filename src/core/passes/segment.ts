@@ -256,18 +256,12 @@ function markTranscript(blocks: readonly Block[]): void {
     block.sentences.forEach((sentence, i) => {
       const opens = opensLine(block, i);
       const text = sentenceText(sentence);
-      const match = opens ? SPEAKER.exec(text) : null;
+      const speaker = opens ? speakerOf(text) : null;
       if (opens) turn = undefined;
-      const wideMatch = opens && !match ? WIDE_SPEAKER.exec(text) : null;
-      if (wideMatch && WIDE_LABELS.test(wideMatch[1]!)) wideMatch.length = 0;
-      if (wideMatch?.[1]) {
-        turn = { block, sentence, name: wideMatch[1]!, words: 0 };
+      if (speaker) {
+        turn = { block, sentence, name: speaker.name, words: 0 };
         turns.push(turn);
-        line = text.slice(wideMatch[0].length - 1);
-      } else if (match && !NOT_A_SPEAKER.test(match[1]!)) {
-        turn = { block, sentence, name: match[1]!, words: 0 };
-        turns.push(turn);
-        line = text.slice(match[0].length - 1);
+        line = text.slice(speaker.said);
       } else line = text;
       // Chinese and Japanese have no spaces: about two characters make a word.
       if (turn) turn.words += /[\u3040-\u9fff]/.test(line) ? Math.ceil(line.length / 2) : line.split(/\s+/).filter(Boolean).length;
@@ -284,6 +278,14 @@ function markTranscript(blocks: readonly Block[]): void {
     sentence.speaker = true;
     if (conversation) block.verbatim = true;
   }
+}
+
+/** The speaker a line opens with and where what they say begins; null for none, or for a label ("Note:", "注意："). */
+function speakerOf(text: string): { name: string; said: number } | null {
+  const latin = SPEAKER.exec(text);
+  if (latin) return NOT_A_SPEAKER.test(latin[1]!) ? null : { name: latin[1]!, said: latin[0].length - 1 };
+  const wide = WIDE_SPEAKER.exec(text);
+  return wide && !WIDE_LABELS.test(wide[1]!) ? { name: wide[1]!, said: wide[0].length - 1 } : null;
 }
 
 // "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words, not in
