@@ -76,7 +76,7 @@ const CONSTRAINT = new Phrases(
 // about the writer's own knowledge ("I hope that's enough", "let me know if …", "honestly I'm not sure
 // …"). Such a sentence is never a rule, even with a "not" in it. Greetings count only as the first word.
 const META = new Phrases(
-  "thanks | thank you | i hope | hope this | hope that | let me know | sorry | apologise | apologize | bear with me | be patient with me | i guess | " +
+  "thanks | thank you | i hope | hope this | hope that | let me know | sorry | i apologise | i apologize | we apologise | we apologize | apologies for | my apologies | bear with me | be patient with me | i guess | " +
     "i think that | feel free | please let | is unclear | honestly | to be honest | i'm not sure | i’m not sure | i'm not great | " +
     "i know it's | i know it’s | i know it is | i know that's | i know that’s | i know this is | " +
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +

@@ -380,6 +380,12 @@ describe('core/passes/rewrite', () => {
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
     ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
+    // What the model is to say or do is a rule, not the writer's apology: before, these went whole at 100%.
+    ['Answer in English. If the customer is angry, apologize once.', 'Answer in English. If the customer is angry, apologize once.'],
+    ['Answer in English. When a delivery is late, apologise and give the new date.', 'Answer in English. When a delivery is late, apologise and give the new date.'],
+    ['Answer in English. If the order arrived damaged, say sorry and offer a replacement.', 'Answer in English. If the order arrived damaged, say sorry and offer a replacement.'],
+    ['Fix it. I apologize for the messy notes.', 'Fix it.'],
+    ['Fix it. Apologies for the length!', 'Fix it.'],
   ];
   for (const [input, expected] of asides) {
     it(`drops asides: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
