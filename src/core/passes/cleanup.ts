@@ -47,7 +47,8 @@ const isSpaceOrTab = (ch: string | undefined) => ch === ' ' || ch === '\t';
 
 function tidyProse(text: string, first: boolean, last: boolean): string {
   if (!UNTIDY_INSIDE.test(text) && !(first && isSpaceOrTab(text[0])) && !(last && isSpaceOrTab(text[text.length - 1]))) return text;
-  let tidy = text.replace(/[ \t]+(?=\r?\n)/g, '').replace(/(?<=\S)[ \t]{2,}/g, ' ');
+  // Spaces a quotation opens or closes with are part of it: '"  1D "' is a test input, not a typo.
+  let tidy = text.replace(/[ \t]+(?=\r?\n)/g, '').replace(/(?<=[^\s"'“”‘’«»])[ \t]{2,}(?![\s"'“”‘’«»])/g, ' ');
   if (first) tidy = tidy.replace(/^[ \t]+/, '');
   if (last) tidy = tidy.replace(/[ \t]+$/, '');
   return tidy;

@@ -20,6 +20,12 @@ describe('core/passes/cleanup', () => {
     assert.equal(clean('Keep "two  spaces" here.'), 'Keep "two  spaces" here.');
   });
 
+  it('keeps the spaces a quoted test input opens or closes with: "  1D " is not " 1D "', () => {
+    // Before, both lost a space at 100%: the quote does not read as a literal when it opens on a space.
+    assert.equal(clean('- "  1D " (whitespace and uppercase) → 86400.0\n- "" and "   " → ValueError'), '- "  1D " (whitespace and uppercase) → 86400.0\n- "" and "   " → ValueError');
+    assert.equal(clean("Strip '  x' to 'x'."), "Strip '  x' to 'x'.");
+  });
+
   it('keeps the spacing of quoted material: columns of a document line up', () => {
     const document = 'Invoice No: CF-2024-08817          Invoice Date: 14/03/2024\nA4 paper, 5 reams    £18.45';
     assert.equal(clean(`Extract the invoice   fields.\n\n<document>\n${document}\n</document>`), `Extract the invoice fields.\n\n<document>\n${document}\n</document>`);
