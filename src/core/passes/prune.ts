@@ -3,6 +3,7 @@ import type { Mode } from '../options';
 import type { Tokenizer } from '../tokenizer';
 import { MEANING_FREE } from '../text/words';
 import { remeasure, type Pass } from './context';
+import { agreeArticle } from '../text/articles';
 
 interface Candidate {
   sentence: Sentence;
@@ -84,7 +85,7 @@ function applyRemovals(chosen: Candidate[], tokenizer: Tokenizer): void {
         else right = right.replace(/^[ \t]+/, '');
         // "Talib (two interceptions)" without both words leaves no empty brackets.
         if (/\(\s*$/.test(left) && /^\s*\)/.test(right)) (left = left.replace(/\s*\(\s*$/, '')), (right = right.replace(/^\s*\)/, ''));
-        text = left + right;
+        text = agreeArticle(left, right) + right;
       }
       piece.text = text;
     }

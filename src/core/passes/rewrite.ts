@@ -7,6 +7,7 @@ import { PhraseDictionary, type PhraseMatch } from '../text/phrases';
 import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
 import type { Tokenizer } from '../tokenizer';
+import { agreeArticle } from '../text/articles';
 
 // Hedges go first so they cannot hide a longer phrase: "it would be really great if you could" must
 // not lose "if you could please" before "really" is gone. Requests ("please", "kindly") are phrases.
@@ -214,7 +215,7 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
         (/^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out)) ||
         (/^por favor$/i.test(match.text) && /^(?:no|não|nunca)\s/i.test(text.slice(end)));
       if (closed && !atStart && !newClause) out = out.replace(/,[ \t]*$/, ' ');
-      if (!atStart) out = out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' ');
+      if (!atStart) out = agreeArticle(out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' '), text.slice(end));
       else out = out.replace(/[ \t]+$/, /[.!?:;,][ \t]+$/.test(out) ? ' ' : ''); // "Note: please do" → "Note: Do"
       if (atStart) capitalize = true;
     } else {

@@ -439,6 +439,7 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
   const rw = (text: string) => through(text, [rewrite]);
   // Each of these was found on this round's trial prompts at 100%.
   const cases: [string, string, string][] = [
+    ['the article agrees with the word a filler leaves it before', "I'm hoping a very explicit prompt helps. It was a really honest answer.", "I'm hoping an explicit prompt helps. It was an honest answer."],
     ['"there" as a place is no "there\'s"', 'The conflict resolution there is last-writer-wins.', 'The conflict resolution there is last-writer-wins.'],
     ['"there is" that opens its clause still contracts', 'If there is a cache, use it.', "If there's a cache, use it."],
     ['"is in addition to" is no "is besides"', 'The fee is due with the notice and is in addition to rent owed.', 'The fee is due with the notice and is in addition to rent owed.'],
