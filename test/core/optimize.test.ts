@@ -230,6 +230,20 @@ describe('core/optimize', () => {
     assert.ok(!doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => sentenceText(s).startsWith('Markdown形式'))));
   });
 
+  it('never rewords a text in a tag that names one (<notice>, <cover_letter>), nor a letter shown between two "---" lines', () => {
+    // Before, both lost their greetings and sign-off at 100%: the material to translate or rewrite changed.
+    const notice = '平素より ミナトワークス本町 をご利用いただき、誠にありがとうございます。\n2月15日（土）は終日閉館いたします。\nご不便をおかけしますが、何卒ご理解とご協力のほどよろしくお願い申し上げます。';
+    const ja = `こんにちは。以下のお知らせを英語に翻訳してください。\n\n<notice>\n${notice}\n</notice>\n\n自然な英語にしてください。`;
+    assert.ok(optimize({ text: ja, budget: '100%' }).text.includes(notice));
+    const letter = 'Dear Ms Patel,\n\nThank you so much for your time. I am applying for the analyst role.\n\nKind regards,\nLena';
+    for (const text of [
+      `Please tighten my cover letter.\n\n<cover_letter>\n${letter}\n</cover_letter>\n\nKeep it under 200 words.`,
+      `Hi! This is the letter I wrote:\n\n---\n${letter}\n---\n\nPlease tighten it and keep it under 200 words. Thanks so much!`,
+    ]) assert.ok(optimize({ text, budget: '100%' }).text.includes(letter), text);
+    // Rules in a tag named for them are the prompt's own, and their filler goes.
+    assert.ok(!optimize({ text: `<data_handling_rules>\nBasically, never store card numbers.\n</data_handling_rules>\n\nAnswer the customer.`, budget: '100%' }).text.includes('Basically'));
+  });
+
   it('raises typed errors naming the field', () => {
     assert.equal(code(catchError(() => optimize({ text: 42 as unknown as string }))), 'text_invalid:text');
     assert.equal(code(catchError(() => optimize({ text: 'x', budget: '150%' }))), 'budget_invalid:budget');

@@ -97,6 +97,8 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
       continue;
     }
     const asked = POLITE_QUESTION.test(sentenceText(sentence));
+    const written = sentence.pieces.map((piece) => piece.text);
+    const tokens = sentence.tokens;
     let changed = dropInterjection(sentence.pieces);
     sentence.pieces.forEach((piece, i) => {
       if (piece.locked) return;
@@ -114,7 +116,14 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
     });
     if (changed && asked) endAsked(sentence);
     if (changed && isCourtesy(sentence.pieces)) drop(sentence);
-    else if (changed) remeasure(sentence, tokenizer);
+    else if (changed) {
+      remeasure(sentence, tokenizer);
+      // A rewording that costs tokens ("Please tighten" → "Tighten": 6 → 7) is no saving: the sentence stays as written.
+      if (sentence.tokens > tokens && !sentence.removed) {
+        sentence.pieces.forEach((piece, i) => (piece.text = written[i]!));
+        sentence.tokens = tokens;
+      }
+    }
   }
   return dropped;
 }

@@ -1,4 +1,4 @@
-import { indentOf, isListItem, isSpacer, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
+import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
@@ -196,7 +196,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   const runs = quotationRuns(blocks);
-  const inQuotation = new Set(runs.flat());
+  const inQuotation = new Set([...runs.flat(), ...betweenBreaks(blocks)]);
   const quotedMaterial = blockquoteMaterial(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
@@ -207,7 +207,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
       titled = false;
       continue;
     }
-    if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name)) depth += block.tag.closing ? -1 : 1;
+    if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name.toLowerCase())) depth += block.tag.closing ? -1 : 1;
     else if (block.kind === 'prose') {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
@@ -217,6 +217,26 @@ function markVerbatim(blocks: Block[]): Block[][] {
     }
   }
   return runs;
+}
+
+/**
+ * A text the prompt shows between two thematic breaks after announcing it ("Esta es la carta que he
+ * escrito:", "---", the letter, "---"): a draft to rework, kept as written down to its sign-off.
+ */
+function betweenBreaks(blocks: readonly Block[]): Block[] {
+  const quoted: Block[] = [];
+  for (let i = 1; i < blocks.length; i++) {
+    const lead = blocks[i - 1]!;
+    if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose' || !/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!))) continue;
+    let close = i + 1;
+    while (close < blocks.length && close - i <= MAX_QUOTED_PARAGRAPHS && !isThematicBreak(blocks[close]!)) close++;
+    if (close >= blocks.length || !isThematicBreak(blocks[close]!)) continue;
+    const inner = blocks.slice(i + 1, close);
+    if (inner.some((b) => b.kind === 'heading')) continue;
+    quoted.push(...inner.filter((b) => b.kind === 'prose'));
+    i = close;
+  }
+  return quoted;
 }
 
 /**
@@ -481,8 +501,10 @@ function pairTagBlocks(blocks: Block[]): void {
   });
 }
 
-// Material to quote, not to reword: its sentences may go, their words stay as written.
-const VERBATIM_TAG = /^(?:document|documents|contract|quote|source|transcript|context|text|email|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message)$/;
+// Material to quote, not to reword: its sentences may go, their words stay as written. The tag names
+// a text ("<notice>", "<rapport>", "<cover_letter>", "<source_text>"): its last word is such a noun
+// ("<data_handling_rules>" holds rules).
+const VERBATIM_TAG = /(?:^|[_.-])(?:documents?|doc|contract|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;
