@@ -188,6 +188,16 @@ describe('core/optimize', () => {
     }
   });
 
+  it('reads a French transcript ("Élise Delacroix : …") and one under numbered agenda items ("1. …", then "佐藤：…") as turns, never reworded', () => {
+    // Before, "Franchement," went from the quote to pull and "田中：すみません、訂正です。" whole, each at 100%.
+    const fr = ['Intervieweur : Et la fibre ?', 'Élise Delacroix : Franchement, on a attendu la fibre pendant trois ans.', 'Intervieweur : Et aujourd\'hui ?', 'Élise Delacroix : Aujourd\'hui on a 140 adhérents, franchement.'];
+    const frText = `Extrayez les citations les plus fortes, mot pour mot.\n\nTranscription :\n\n${fr.join('\n')}`;
+    assert.ok(optimize({ text: frText, budget: '100%' }).text.includes(fr.join('\n')));
+    const ja = '1. リリース日について\n佐藤：v2.3のリリースは11月1日で確定とします。\n田中：すみません、訂正です。API側の改修が残っているので、11月8日でお願いします。\n佐藤：では、11月8日で確定します。\n\n2. 負荷試験\n田中：目標は毎秒500リクエストです。\n佐藤：山本さんが担当、10月29日までに実施してください。';
+    const jaText = `以下の議事録をもとに報告メールを作成してください。\n\n${ja}`;
+    assert.ok(optimize({ text: jaText, budget: '100%' }).text.includes(ja));
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

@@ -269,12 +269,14 @@ const CALLOUT = /^[^\p{L}\p{N}]*(?:\[![a-z]+\]|\*\*[^*\n]{1,30}\*\*|(?:note|note
 function markTranscript(blocks: readonly Block[]): void {
   const turns: { block: Block; sentence: Sentence; name: string; words: number }[] = [];
   for (const block of blocks) {
-    // A labelled list item ("- Security: …") is a rule, not a turn.
-    if (block.kind !== 'prose' || isListItem(block)) continue;
+    if (block.kind !== 'prose') continue;
+    // A labelled list item ("- Security: …") is a rule, not a turn; the lines under an item's title may be
+    // turns ("1. リリース日について", then "佐藤：…").
+    const listed = isListItem(block);
     let line = '';
     let turn: (typeof turns)[number] | undefined;
     block.sentences.forEach((sentence, i) => {
-      const opens = opensLine(block, i);
+      const opens = opensLine(block, i) && !(listed && i === 0);
       const text = sentenceText(sentence);
       const speaker = opens ? speakerOf(text) : null;
       if (opens) turn = undefined;
@@ -309,8 +311,8 @@ function speakerOf(text: string): { name: string; said: number } | null {
 }
 
 // "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words, not in
-// capitals ("MANDATORY:", "VAT Reg No:").
-const SPEAKER = /^((?:\p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*)(?: \p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?:\s+\S/u;
+// capitals ("MANDATORY:", "VAT Reg No:"); French sets a space before the colon ("Élise Delacroix : …").
+const SPEAKER = /^((?:\p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*)(?: \p{Lu}[\p{Ll}'’.-][\p{L}'’.-]*){0,2})(?: \([^)\n]{1,40}\))?[ \u00a0\u202f]?:\s+\S/u;
 // "王磊：…", "陈静（测试）：…", "佐藤さん：…", "タナカ：…": a Chinese or Japanese name and a colon (not "注意：").
 const WIDE_SPEAKER = /^((?:[\p{Script=Han}]{2,4}|[\p{Script=Han}\p{Script=Hiragana}]{1,5}さん|[\p{Script=Katakana}ー・]{2,10}))(?:（[^）\n]{1,20}）|\([^)\n]{1,20}\))?[：:]\s*[^\s：:]/u;
 // A prompt's own labels in Chinese and Japanese, which are no speakers: "注意：", "要求：", "出力形式：".
