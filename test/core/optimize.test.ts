@@ -198,6 +198,24 @@ describe('core/optimize', () => {
     assert.ok(optimize({ text: jaText, budget: '100%' }).text.includes(ja));
   });
 
+  it('keeps what a speaker corrects only with the correction, in every language', () => {
+    // Before, "So the launch is on the 12th." stayed at 50% and "Actually, scratch that — …" went: the
+    // summary would carry the old date.
+    const cases: [string, string, string][] = [
+      ['Summarise the meeting into decisions with owners and dates.', 'Maya: The venue is booked and the caterer confirmed 120 guests. So the launch is on the 12th. Actually, scratch that — it has to be the 14th, the hall is taken on the 12th.\nLeo: I will send the invitations by Friday, and the budget stays at $4,200.\nMaya: Then Leo owns the invitations and I own the venue.', 'So the launch is on the 12th.'],
+      ['Résumez cet entretien en trois citations.', "Élise : C'était en 2019. Enfin non, pardon, c'était en 2018, à l'automne.\nIntervieweur : Et le financement ?\nÉlise : Au début, zéro subvention. On a fait un financement participatif, 23 400 euros en six semaines.", "C'était en 2019."],
+      ['Resuma a reunião com decisões e prazos.', 'Camila: Fernanda, você revisa o orçamento até dia 15? Na verdade, não — até dia 12, porque a diretoria se reúne no dia 13.\nFernanda: Combinado, dia 12.\nCarlos: Eu fecho o contrato com a Quadra Viva até o dia 15 de abril, valor de R$ 22.000.', 'até dia 15?'],
+    ];
+    for (const [ask, transcript, corrected] of cases) {
+      const text = `${ask}\n\n${transcript}`;
+      for (let share = 20; share <= 90; share += 10) {
+        const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+        const correction = transcript.slice(transcript.indexOf(corrected) + corrected.length).trim().split(/(?<=[.?!])\s/)[0]!;
+        if (out.includes(corrected)) assert.ok(out.includes(correction), `${share}%: ${out}`);
+      }
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

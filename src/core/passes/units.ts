@@ -53,6 +53,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // A rule and the rule that weighs against it ("… lean towards HARASSMENT. On the other hand, don't
   // over-flag …"): one without the other says something else, so they are one unit (see below).
   const counterweights: [Unit, Unit][] = [];
+  // What a speaker corrects, the correction and the short answer after it ("Let's do the 19th. Hmm, actually
+  // no, scratch that, the 19th is the marathon. The 26th."): the old value alone is wrong.
+  const corrections: Unit[][] = [];
   // Open list items by indentation: a nested item comes only with the item it belongs to.
   const parents: { indent: number; unit: Unit }[] = [];
   const position = new Map<Block, number>();
@@ -162,6 +165,13 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           whole.head = before;
           if (exception || (instructed && before === previous && COUNTERWEIGHT.test(text) && weighsAgainst(sentence, text))) counterweights.push([before, whole]);
         }
+        const correcting = corrections.at(-1);
+        if (previous && before === previous && CORRECTION.test(text)) {
+          whole.head = previous;
+          corrections.push([previous, whole]);
+        }
+        // "The 26th." after the correction completes it.
+        else if (correcting && previous === correcting.at(-1) && !sentence.speaker && !opensLine(group[0]!, group[0]!.sentences.indexOf(sentence)) && text.split(/\s+/).length <= SHORT_ANSWER_WORDS) correcting.push(whole);
         // A quoted letter's sign-off ("Thanks, Dana") closes what is kept of it, never stands alone.
         else if (previous && group[0]!.suffix && sentence === kept[kept.length - 1] && isSaidToReader(text, doc.english)) whole.head = previous;
         else if (titled && !whole.head && !SOURCE_HEADER.test(text)) whole.head = titled;
@@ -227,8 +237,29 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   joinEnumerations(doc, units);
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
+  for (const parts of corrections) {
+    if (!parts.every((unit) => units.includes(unit))) continue;
+    // The line's speaker still comes with it.
+    const head = parts[0]!.head;
+    const merged = mergeUnits(units, parts);
+    if (head && !parts.includes(head)) merged.head = head;
+  }
   return units;
 }
+
+// A speaker taking back what they said: "Actually, scratch that — …", "Enfin non, pardon, c'était en 2018",
+// "Na verdade, não — até dia 12", "Bueno, no, perdón, fue el 6", "田中：すみません、訂正です。", after the speaker's name if any.
+const CORRECTION = new RegExp(
+  String.raw`^(?:[^:：
+]{1,40}[:：]\s*)?(?:(?:hmm+|um+|uh+|oh|ah|well|ok(?:ay)?|so|sorry|すみません|あ)[,.!、]?\s*)?` +
+    String.raw`(?:actually,?\s+(?:no|wait|scratch that|let me correct|let['’]s say|make (?:it|that)|i meant)|scratch that|strike that|let me correct|correction\s*[:,—–-]|i meant|no,?\s+wait|wait,?\s+no|i misspoke|` +
+    String.raw`na verdade,?\s+não|corrigindo|melhor dizendo|me enganei|perdón,?\s+(?:fue|es|era|son|eran|quise decir)|bueno,?\s+no|mejor dicho|corrijo|me equivoqué|` +
+    String.raw`enfin non|non,?\s+pardon|pardon,?\s+c['’](?:était|est)|je me corrige|je voulais dire|je me suis trompée?|` +
+    String.raw`nein,?\s+(?:warte|moment|halt|quatsch|sorry)|korrektur\s*:|ich korrigiere|ich meinte|ich habe mich vertan|` +
+    String.raw`訂正(?:です|します|させて)|間違えました|いや、|更正|纠正一下|不对|说错了|口误)(?![\p{L}])`,
+  'iu',
+);
+const SHORT_ANSWER_WORDS = 5;
 
 /**
  * The items a lead-in enumerates ("The Swift SDK supports:", then "- macOS 13.0+", "- Linux (glibc and
