@@ -307,7 +307,7 @@ export const ASKS = new RegExp(
     '\\bi (?:was )?wonder(?:ing)? (?:if|whether) you (?:could|can|would|might)\\b|\\bi was hoping (?:that )?you (?:could|can|would)\\b|' +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
     // "J'aimerais que vous le réécriviez", "Me gustaría que lo revises": "I'd like you to …".
-    "(?<![\\p{L}])(?:j[’']aimerais|je voudrais|je souhaiterais) que (?:vous|tu)|(?:me gustaría|quisiera) que|(?:gostaria|queria) que (?:você|vocês|voce)|ich (?:möchte|hätte gerne|hätte gern),? dass (?:du|sie|ihr)(?![\\p{L}])|" +
+    "(?<![\\p{L}])(?:j[’']aimerais|je voudrais|je souhaiterais) que (?:vous|tu)|(?:me gustaría|quisiera) que|(?:gostaria|queria) que (?:você|vocês|voce)|ich (?:möchte|hätte gerne|hätte gern|würde gerne|würde gern|will),? dass (?:du|sie|ihr)(?![\\p{L}])|" +
     '能否|可以帮|请帮|帮我|麻烦你|[^、，。\\s]{2}をお願い(?:します|いたします|致します)|いただけますか|いただけませんか|いただけないでしょうか|いただけますでしょうか|いただけませんでしょうか|お願いできますか|お願いできますでしょうか|お願いできませんでしょうか|していただきたい|してほしい|してもらえますか|してもらえませんか',
   'iu',
 );

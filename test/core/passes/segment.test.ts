@@ -216,6 +216,9 @@ describe('core/passes/segment', () => {
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
+    // "Ich würde gerne, dass du …" is "I'd like you to …": before, the request went at 50% and the rules stayed.
+    assert.deepEqual(requests('Hallo zusammen,\n\nich bin Teamleiter im Kundenservice. Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst. Bitte beachte folgende Regeln:\n\n- Kategorie: genau eine.\n- Keine Erstattung zusagen.'),
+      ['Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst.']);
     // The first instruction under a "Task:" label, in a Context/Task/Constraints/Output layout.
     assert.deepEqual(requests('Context:\nWe run a weekly newsletter for bookshop owners.\n\nTask:\nWrite a reusable prompt that proposes subject lines. It should name the audience.\n\nOutput:\nReturn the prompt in a code block. Do not add examples outside it.'),
       ['Write a reusable prompt that proposes subject lines.']);
