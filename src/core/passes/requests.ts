@@ -164,7 +164,8 @@ const TASK_SECTION = /\b(?:task|request|question|input|ask|prompt|your (?:turn|j
 function markRequest(prose: readonly Block[], said: (sentence: Sentence) => boolean, english: boolean): void {
   const opening = firstUnsaid(prose.flatMap((b) => b.sentences), said, REQUEST_WINDOW);
   const blockOf = (s: Sentence) => prose.find((b) => b.sentences.includes(s))!;
-  const aboutInput = (s: Sentence) => s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || (NAMES_SECTION.test(sentenceText(s)) && opensImperative(sentenceText(s)))) && !isListItem(blockOf(s));
+  const aboutInput = (s: Sentence) =>
+    s.instruction && (POINTS_AT_INPUT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || (!english && FOREIGN_INPUT.test(sentenceText(s))) || (NAMES_SECTION.test(sentenceText(s)) && opensImperative(sentenceText(s)))) && !isListItem(blockOf(s));
   // "What I need is a query that …", "Lo que necesito es una consulta que …": the request, in so many words
   // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
@@ -353,6 +354,13 @@ const OWN_RULES = 'guidelines?|rules?|instructions?|steps?|principles?|conventio
 // An instruction about the input it stands before: "Turn this standup into …", "Go through these notes …"
 // (not "Follow these guidelines", which the prompt's own rules are).
 const POINTS_AT_INPUT = new RegExp(`^[^\\p{L}]*\\p{L}+(?:\\s+(?:up|out|down|over|through|in|on|me|us))?\\s+(?:this|these|the following|the attached)\\s+(?!(?:${OWN_RULES})\\b)\\p{L}`, 'iu');
+// "extrae los datos de la siguiente transcripción", "résumez le rapport ci-dessous", "fasse den folgenden Text
+// zusammen", "resuma a ata abaixo": the input it stands before, not the prompt's own "folgende Regeln".
+const FOREIGN_OWN = 'regeln|regel|richtlinien|anweisungen|hinweise|punkte|reglas|normas|instrucciones|indicaciones|pautas|règles|consignes|instructions|regras|instruções|orientações|diretrizes|pontos';
+const FOREIGN_INPUT = new RegExp(
+  `(?<![\\p{L}])(?:siguientes?|seguintes?|suivante?s?|folgenden?|nachstehenden?)\\s+(?!(?:${FOREIGN_OWN})(?![\\p{L}]))\\p{L}|(?<![\\p{L}])(?!(?:${FOREIGN_OWN})\\s)\\p{L}+\\s+(?:ci-dessous|abaixo|de abajo|a continuación|unten)(?![\\p{L}])`,
+  'iu',
+);
 // "Using only the two release notes below, tell me …", "Summarize the email below": the input named below
 // ("the rules below", "the format below" are the prompt's own).
 /** "the two release notes below", "the changelog above": what a sentence names, and where. */

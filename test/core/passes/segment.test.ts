@@ -219,6 +219,13 @@ describe('core/passes/segment', () => {
     // "Ich würde gerne, dass du …" is "I'd like you to …": before, the request went at 50% and the rules stayed.
     assert.deepEqual(requests('Hallo zusammen,\n\nich bin Teamleiter im Kundenservice. Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst. Bitte beachte folgende Regeln:\n\n- Kategorie: genau eine.\n- Keine Erstattung zusagen.'),
       ['Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst.']);
+    // An instruction about the input it stands before, in the other languages: before, the Spanish request
+    // went at 25% relaxed and left the JSON schema alone.
+    assert.deepEqual(requests('Hola, ¿qué tal?\n\nPor favor, extrae los datos de la siguiente transcripción y devuélvelos solo como JSON. No añadas texto.\n\nTranscripción:\n\nCliente: Hola.'),
+      ['Por favor, extrae los datos de la siguiente transcripción y devuélvelos solo como JSON.']);
+    assert.deepEqual(requests('Bonjour !\n\nRésumez le rapport ci-dessous en cinq lignes. Pas de jargon.\n\nLe rapport : les appels ont augmenté.'), ['Résumez le rapport ci-dessous en cinq lignes.']);
+    // The prompt's own rules are no input: "Beachte folgende Regeln" asks nothing of a text.
+    assert.deepEqual(requests('Hallo!\n\nBitte beachte folgende Regeln: kurz antworten.\n\nDie Regeln gelten immer.'), []);
     // The first instruction under a "Task:" label, in a Context/Task/Constraints/Output layout.
     assert.deepEqual(requests('Context:\nWe run a weekly newsletter for bookshop owners.\n\nTask:\nWrite a reusable prompt that proposes subject lines. It should name the audience.\n\nOutput:\nReturn the prompt in a code block. Do not add examples outside it.'),
       ['Write a reusable prompt that proposes subject lines.']);
