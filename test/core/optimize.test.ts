@@ -216,6 +216,19 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps every item of a closed set ("and only these:") or none: without one of them the lead-in forbids it', () => {
+    // Before, "You can use these tools, and only these:" kept three of five tools at 50%, and so forbade two.
+    const tools = ['`codebase` — to read files and find where things are defined.', '`usages` — to find every caller of a method before you claim it is unreachable.', '`fetch` — only to look up CVE details on nvd.nist.gov. Never send code from this repo to an external URL.', '`githubRepo` — to read the PR description and previous review comments.', '`problems` — to see compiler and static-analysis warnings.'];
+    const text = `You are a security reviewer for the Ledgerly API (Java 21, Spring Boot 3.2).\n\n## Your tools\n\nYou can use these tools, and only these:\n\n${tools.map((t) => `- ${t}`).join('\n')}\n\nYou do **not** edit files. Report findings with a severity of BLOCKER, MAJOR or MINOR, and quote the line.\n\nNever approve a PR that builds SQL by string concatenation.`;
+    for (let share = 20; share <= 90; share += 10) {
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget: `${share}%`, mode }).text;
+        const kept = tools.filter((t) => out.includes(`- ${t.slice(0, t.indexOf(' '))}`)).length;
+        assert.ok(kept === 0 || kept === tools.length, `${share}% ${mode}: ${out}`);
+      }
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

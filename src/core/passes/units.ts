@@ -235,6 +235,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   }
   chainPriorities(doc, units);
   joinEnumerations(doc, units);
+  joinClosedSets(doc, units);
   joinRecords(doc, units);
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   for (const parts of corrections) {
@@ -260,6 +261,31 @@ const CORRECTION = new RegExp(
   'iu',
 );
 const SHORT_ANSWER_WORDS = 5;
+
+/**
+ * The items of a closed set ("You can use these tools, and only these:", "Use exactly one of the following
+ * labels:") are one unit: without one of them the lead-in forbids it. Items and what they already are
+ * merged in (a rule with its remark) go together; a nested item makes it a structure, not a set.
+ */
+function joinClosedSets(doc: Doc, units: Unit[]): void {
+  const blocks = doc.blocks.filter((b) => !b.removed);
+  const ownerOf = new Map<Sentence, Unit>();
+  for (const unit of units) for (const sentence of unit.sentences ?? []) ownerOf.set(sentence, unit);
+  blocks.forEach((leadIn, i) => {
+    if (!endsOnColon(leadIn) || !closesSet(leadIn)) return;
+    const indent = indentOf(blocks[i + 1]?.prefix ?? '');
+    const items: Block[] = [];
+    for (let k = i + 1; k < blocks.length && blocks[k]!.kind === 'prose' && isListItem(blocks[k]!); k++) {
+      if (indentOf(blocks[k]!.prefix) !== indent) return;
+      items.push(blocks[k]!);
+    }
+    const inSet = new Set(items.flatMap((b) => b.sentences));
+    const owners = [...new Set([...inSet].map((s) => ownerOf.get(s)).filter((u): u is Unit => !!u))];
+    if (owners.length < 2 || owners.some((unit) => unit.sentences!.some((s) => !inSet.has(s)))) return;
+    owners.sort((a, b) => units.indexOf(a) - units.indexOf(b));
+    mergeUnits(units, owners);
+  });
+}
 
 /**
  * The items a lead-in enumerates ("The Swift SDK supports:", then "- macOS 13.0+", "- Linux (glibc and
@@ -295,6 +321,18 @@ const MAX_NAME_WORDS = 6;
 const MAPS = /\s(?:→|⇒|->|=>)\s/u;
 // A case and what follows from it: "Critical → failed: …", "Simple (<1K users) → Security fundamentals".
 const CASE = /^[^→⇒]{1,60}\s(?:→|⇒|->|=>)\s/u;
+
+// A lead-in that closes its list: "and only these:", "exactly one of the following:", "nur diese:", "solo estos:",
+// "uniquement les suivants :", "apenas estes:", "以下のいずれか", "仅限以下".
+const CLOSED_SET = new RegExp(
+  String.raw`(?<![\p{L}])(?:only (?:these|those|the following)|exactly (?:these|the following|one of)|one of (?:these|the following)|none other than|` +
+    String.raw`nur (?:diese|die folgenden|folgende)|ausschließlich|genau (?:diese|eine[nrs]? (?:dieser|der folgenden))|` +
+    String.raw`(?:solo|solamente|únicamente) (?:estos|estas|los siguientes|las siguientes)|uno de (?:estos|estas|los siguientes)|` +
+    String.raw`(?:uniquement|seulement) (?:ces|les suivant)|exactement (?:ces|l['’]une?)|` +
+    String.raw`(?:apenas|somente|só) (?:estes|estas|os seguintes|as seguintes)|um dos seguintes)(?![\p{L}])|のみ|いずれか|仅限|只能从|之一`,
+  'iu',
+);
+const closesSet = (leadIn: Block): boolean => CLOSED_SET.test(leadIn.kind === 'heading' ? leadIn.body : leadIn.sentences.map(sentenceText).join(' '));
 
 /** A list item that only names something ("visionOS 1.0+", "Error analytics and stack traces", "Sub grids"). */
 function isNamed(sentence: Sentence, english: boolean): boolean {
