@@ -229,6 +229,19 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps a rule that names the table or code next to it ("these levels", "in this shape") only with it', () => {
+    // Before, "Use exactly these levels." stayed at 1000 tokens strict without its table, and "Please keep new
+    // handlers in this shape." under "## Example" without the code (found by a reader).
+    const table = '| Severity | Meaning |\n|---|---|\n| **Critical** | Exploitable now, leads to card data exposure or auth bypass |\n| **High** | Exploitable with some preconditions, or a PCI DSS violation |\n| **Low** | Hardening or hygiene |';
+    const code = '```ts\nexport async function handler(req: Request): Promise<Response> {\n  const body = schema.parse(await req.json());\n  return json(await service.run(body));\n}\n```';
+    const text = `You review pull requests of the payments API for security issues.\n\n## Checks\n\n1. SQL built with string concatenation is a finding.\n2. Every endpoint needs \`@PreAuthorize\` with a merchant scope.\n3. Webhooks must verify the HMAC signature before parsing.\n\n## Severity levels\n\nUse exactly these levels.\n\n${table}\n\n## Example\n\n${code}\n\nPlease keep new handlers in this shape.`;
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('these levels')) assert.ok(out.includes(table), `${share}%: ${out}`);
+      if (out.includes('in this shape')) assert.ok(out.includes(code), `${share}%: ${out}`);
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

@@ -208,6 +208,19 @@ export function pointAtBlocks(doc: Doc, entries: readonly { unit: Unit; kept: bo
   for (const { unit, kept } of entries) {
     if (kept || unit.block || unit.sentences?.length !== 1 || !unit.parent) continue;
     const text = sentenceText(unit.sentences[0]!);
+    // "Use exactly these levels." in the paragraph right before the table it names, "Keep new handlers in this
+    // shape." opening the one right after the code: without the block, the rule points at nothing.
+    if (ENDS_ON_SHOWN.test(text)) {
+      const at = index.get(unit.parent)!;
+      const after = doc.blocks[at + 1];
+      const before = unit.parent.sentences[0] === unit.sentences[0] ? doc.blocks[at - 1] : undefined;
+      const shown = after && blockUnit.has(after) ? after : before && blockUnit.has(before) ? before : undefined;
+      if (shown) {
+        const target = blockUnit.get(shown);
+        if (target) unit.requires = target;
+        continue;
+      }
+    }
     // What leans on the sentence before ("Where `$X` is …" after "Run the script:") may still explain a block.
     if (unit.head && !DEFINES_ABOVE.test(text)) continue;
     // "Then ask: …" right after the context map that "First, respond with a context map:" showed: the
@@ -236,6 +249,9 @@ const SHOWN = '(?:table|schema|code|snippet|function|query|json|log|logs|diff|co
 // "Here is the code below", "The schema above …"; "… return JSON, following the schema below, so that
 // …" asks something of its own.
 const SHOWN_BELOW = new RegExp(`^[^\\p{L}]*(?:(?:(?:below|here) (?:is|are)|here['’]s|i['’]ve pasted|i have pasted|i['’]ve attached) (?:the|my|our|a|an) (?:[\\p{L}-]+\\s+){0,2}${SHOWN}s?|(?:the|this|my|our) ${SHOWN}s?\\s+(?:below|abaixo|ci-dessous|unten))(?![\\p{L}])`, 'iu');
+// A sentence that ends on what it shows next: "… these levels.", "… in this shape.", "… in this format:",
+// "… diese Stufen.", "… estos niveles.", "… ce format.", "… este formato.".
+const ENDS_ON_SHOWN = /(?<![\p{L}])(?:this|these|the following|diese[nmrs]?|folgenden?|este|esta|estos|estas|ce|cet|cette|ces|esse|essa|esses|essas)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s*[.:：]?\s*$/iu;
 // "Where `$SKILL_ROOT` is the absolute path …" after a command: says what a name in the block above means.
 const DEFINES_ABOVE = /^[^\p{L}`$]*where\s+(?:`[^`]+`|\$\w+)\s+(?:is|are|stands for|means)(?![\p{L}])/iu;
 const SHOWN_ABOVE = new RegExp(`^[^\\p{L}]*(?:the|this|my|our) ${SHOWN}s?\\s+(?:above|acima|ci-dessus|oben)(?![\\p{L}])`, 'iu');
