@@ -242,6 +242,15 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps the code a request works on by pronoun ("… a test module for it") before the request\'s details', () => {
+    // Before, at 60% strict the function went and its edge cases stayed: "for it" pointed at nothing.
+    const code = "```python\ndef parse_duration(value: str) -> float:\n    total = 0.0\n    for amount, unit in _PATTERN.findall(value.strip().lower()):\n        total += float(amount) * _UNITS[unit]\n    return total\n```";
+    const cases = ['"1h30m" → 5400.0', '"250ms" → 0.25', '"2.5s" → 2.5', '"" → ValueError("empty duration")', '"10x" → ValueError', 'None → TypeError'];
+    const text = `I maintain a small Python library (Python 3.11, pytest 8.1) and our lead, Marcus, wants coverage up before release 2.4.0.\n\n${code}\n\nCould you write a pytest module (tests/test_duration.py) for it? These are the edge cases I want covered:\n\n${cases.map((c) => `- ${c}`).join('\n')}\n\nDon't change the function itself.`;
+    const out = optimize({ text, budget: '75%', mode: 'strict' }).text;
+    assert.ok(out.includes(code) && out.includes('for it'), out);
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

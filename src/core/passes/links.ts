@@ -62,16 +62,18 @@ export const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.s
  */
 export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: boolean): void {
   rankDocumentNamedAbove(doc, entries);
-  const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)));
+  const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || POINTS_BACK.test(sentenceText(s)));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
   const after = doc.blocks.slice(at + 1).filter((b) => !b.removed);
   // Retrieved documents, a quoted draft: the text to work on where no block of material follows.
   let material = after.filter((b) => isMaterial(b) || isQuotation(b));
-  // "この下書きを…書き直して", "Rewrite this draft" after the quoted draft: the block just before.
+  // "この下書きを…書き直して", "Rewrite this draft" after the quoted draft, "Could you write a test module
+  // for it?" after the function: the block just before.
   if (material.length === 0) {
     const before = doc.blocks.slice(0, at).filter((b) => !b.removed && !isStructural(b)).at(-1);
-    if (before && isQuotation(before)) material = [before];
+    const back = doc.blocks[at]!.sentences.some((s) => s.request && POINTS_BACK.test(sentenceText(s)));
+    if (before && (isQuotation(before) || (back && isMaterial(before)))) material = [before];
   }
   const documents = material.length === 0;
   if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
@@ -123,6 +125,8 @@ const TABLE_WORD = /(?<![\p{L}]|`\s?)(?:table|tabelle|vergleichstabelle|tabla|ta
 
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
+// What a request does to the block before it, by pronoun: "… a test module for it", "translate it", "Könntest du sie prüfen".
+const POINTS_BACK = /(?<![\p{L}])(?:(?:for|on|of|about|to|with|from|against|into|over) (?:it|them)|(?:test|document|refactor|review|translate|summari[sz]e|explain|fix|optimi[sz]e|rewrite|debug|check|analy[sz]e|improve|shorten|clean up|convert) (?:it|them))(?![\p{L}])/iu;
 // A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »", "「佐々木様 …」".
 const QUOTATION = /^[^«"“„「『]{0,40}[«"“„「『][^»"”“」』]{60,}[»"”“」』]\s*$/u;
 const isQuotation = (block: Block): boolean =>

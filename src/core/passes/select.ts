@@ -116,7 +116,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const drafted = doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => s.request && !s.removed));
   for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? Object.assign(unit, { score: unit.score + (input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED) }) : unit);
+    else units.push(pinned ? Object.assign(unit, { score: unit.score + (input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED), input: input || isInput(unit) }) : unit);
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   const byCost = doc.task.trim() === '';
@@ -411,7 +411,7 @@ const COST_WEIGHT = 0.3;
 
 function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): number {
   const score = coveredScore(unit, covered);
-  return byCost || (unit.block && !unit.block.pinned) ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
+  return byCost || (unit.block && !unit.block.pinned && !unit.input) ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {

@@ -32,6 +32,8 @@ export interface Unit {
   requires?: Unit;
   /** The unit's text as a key (see select's markRepeats), where another unit says the same word for word. */
   repeats?: string;
+  /** The text the request works on (see rankPointedInput): ranked with the request, whatever its length. */
+  input?: boolean;
 }
 
 /**
