@@ -37,12 +37,16 @@ const EUROPEAN = [
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
   '(?:tudo )?beleza(?=\\s*\\?)',
   'se não (?:for|fosse) (?:muito )?(?:incômodo|pedir muito)', 'se puder(?:em)? me ajudar', 'agradeço (?:demais|muito|imensamente)', 'queria pedir uma ajud(?:a|inha)',
+  // Help asked for, not yet named: "mas preciso de uma ajudinha rápida" ("… de ajuda com um contrato" names it).
+  '(?:mas )?preciso de uma ajud(?:a|inha)(?: rápida)?(?!\\s+(?:com|para|em|no|na)(?![\\p{L}]))',
 ];
 const WIDE = [
   // Japanese
-  'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '恐れ入ります', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
+  'こんにちは', 'こんばんは', 'おはようございます', 'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '恐れ入ります', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
   // Chinese
   '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些', '(?:如果[^，。]{0,12}?)?(?:还)?请?多多?包涵',
+  // "如果有任何不清楚的地方，请直接问我": what English says as "let me know if anything is unclear".
+  '(?:如果)?有(?:任何)?(?:不清楚|不明白|疑问|问题)(?:的地方)?[，,]?\\s*(?:请|欢迎)?(?:直接|随时)?(?:问我|告诉我|联系我)',
 ];
 
 // Only where a sentence opens: a greeting, or a hedge about the writer ("Sinceramente não sei …"); in the

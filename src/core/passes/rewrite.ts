@@ -308,7 +308,8 @@ function isForeignAside(pieces: readonly Piece[]): boolean {
   // A Chinese or Japanese sentence with an aside goes whole unless it says more beside it than one clause of
   // talk ("各位大佬好，想请教一个比较头疼的问题！"): "大家好，我是做后端的，最近在把一个老服务迁到 asyncio 上，
   // 遇到了点问题，想请教一下。" says who writes and about what.
-  return !wide || text.split(/[，、,]/).filter(saysSomething).length < 2;
+  // An aside that runs over a comma ("如果有任何不清楚的地方，请直接问我") is one clause of talk.
+  return !wide || text.replace(ASIDES, (aside) => aside.replace(/[，、,]/g, '')).split(/[，、,]/).filter(saysSomething).length < 2;
 }
 
 /** A clause with no aside in it and more than an interjection ("嗯", "好的"): "我是做后端的". */
@@ -371,7 +372,9 @@ function isAsideClause(clause: string): boolean {
 
 // "Sorry, …", "Thanks! …", and a thanks clause set off by a dash or semicolon: "Thanks for helping out
 // with this — I'm an in-house counsel at …".
-const INTERJECTION = /^\W*(?:(?:sorry|thanks|thank you)\s*[,!.:;—–-]+|(?:thanks|thank you) for [^—–;:,.!?]{1,60}?(?:\s[—–]|\s*;))\s*(?:(?:but|and|so)\s+)?/i;
+// So do a greeting by name set off by a dash ("Hey Copilot — a few notes …") and an apology for asking ("Hey,
+// sorry in advance if this is a dumb question — I'm a product manager …").
+const INTERJECTION = /^\W*(?:(?:sorry|thanks|thank you)\s*[,!.:;—–-]+|(?:many thanks|thanks (?:so much|a lot|a ton)|thank you so much)\s*[—–]|(?:thanks|thank you) for [^—–;:,.!?]{1,60}?(?:\s[—–]|\s*;)|(?:(?:hey|hi|hello)[,!]?\s+)?sorry (?:in advance )?(?:if|for) [^—–;:.!?]{1,60}?\s[—–]|(?:hey|hi|hello) (?:there|everyone|all|team|folks|agents?|claude|copilot|chatgpt|gemini|codex|cursor|assistant)(?:\s+[^\s\p{L}\p{N}]{1,3})?\s+[—–])\s*(?:(?:but|and|so)\s+)?/iu;
 const MIN_CLAUSE_WORDS = 4;
 
 /** "Sorry, the server crashes on large uploads." → "The server crashes on large uploads." */
@@ -410,5 +413,5 @@ function isAside(text: string): boolean {
     const apologyFor = /^\W*sorry/i.test(said[0]) && isAboutThePrompt(rest);
     if (!apologyFor && !ASIDE.test(rest) && rest.split(/\s+/).filter(Boolean).length >= MIN_CLAUSE_WORDS) return false;
   }
-  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)\W*$|(?:(?:do )?keep|bear) (?:that|this|these|those|it) in mind(?:,? please)?\W*$)/i.test(text);
+  return !isInstruction(text) || /^\W*(?:please )?(?:let (?:me|us) know (?:if|whether)|thanks|thank you|sorry|you(?:'re|’re| are) (?:a |an |the )?(?:star|lifesaver|life saver|legend|gem|best|awesome)(?:,? (?:honestly|seriously|really|as always))?\W*$|(?:(?:do )?keep|bear) (?:that|this|these|those|it) in mind(?:,? please)?\W*$)/i.test(text);
 }

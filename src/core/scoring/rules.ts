@@ -90,7 +90,7 @@ const META = new Phrases(
     // "So read this carefully": about reading the prompt, not what to do.
     'read this carefully | read this file carefully | lee esto con atención | léelo con atención | lee esto con cuidado | siga com atenção | leia com atenção | leia isto com atenção | ' +
     'lisez ceci attentivement | lis ceci attentivement | lies das genau | lies dir das genau durch | lest das genau',
-  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい'],
+  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば'],
   ['entschuldig'],
 );
 /** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */

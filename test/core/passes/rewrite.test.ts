@@ -380,6 +380,14 @@ describe('core/passes/rewrite', () => {
     // "I know this is a lot to ask" goes only with an apology or thanks: a sentence that also asks stays.
     ['I know this is a lot to ask, and the clauses are boring, but try to be thorough.', 'I know this is a lot to ask, and the clauses are boring, but try to be thorough.'],
     ['Answer the quick one first, then the long question.', 'Answer the quick one first, then the long question.'],
+    // Talk to the reader the new trial prompts of this round left in at 100%.
+    ['Fix the bug. Any help would be massively appreciated.', 'Fix the bug.'],
+    ["Fix the bug. Thanks a ton!! You're a lifesaver honestly.", 'Fix the bug.'],
+    ['Hope your week is going OK. Fix the bug.', 'Fix the bug.'],
+    ["Many thanks — and please keep it short, people don't read long emails!", "Keep it short, people don't read long emails!"],
+    ['Hey Copilot — a few notes so your suggestions fit this repo.', 'A few notes so your suggestions fit this repo.'],
+    ['Hello agents 👋 — this is the guide for working in the `harbor-web` monorepo.', 'This is the guide for working in the `harbor-web` monorepo.'],
+    ["Hey, sorry in advance if this is a dumb question — I'm a product manager, not a data person.", "I'm a product manager, not a data person."],
     // What the model is to say or do is a rule, not the writer's apology: before, these went whole at 100%.
     ['Answer in English. If the customer is angry, apologize once.', 'Answer in English. If the customer is angry, apologize once.'],
     ['Answer in English. When a delivery is late, apologise and give the new date.', 'Answer in English. When a delivery is late, apologise and give the new date.'],
@@ -414,6 +422,11 @@ describe('core/passes/rewrite', () => {
     ['Olá, pessoal! Use Java 21 em todos os serviços.', 'Use Java 21 em todos os serviços.'],
     ['Hola, chicos! Usa Java 21.', 'Usa Java 21.'],
     ['Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.', 'Nutze pnpm. Falls etwas unklar ist, lieber im Kanal #team-orders nachfragen als raten.'],
+    // Help asked for and not named, a greeting, "if anything is unclear, ask me": left at 100% before.
+    ['Desculpa incomodar, mas preciso de uma ajudinha rápida. Resuma a ata em tópicos.', 'Resuma a ata em tópicos.'],
+    ['Desculpa, mas preciso de uma ajuda com um contrato de aluguel. Resuma.', 'Desculpa, mas preciso de uma ajuda com um contrato de aluguel. Resuma.'],
+    ['不要升级大版本。如果有任何不清楚的地方，请直接问我。', '不要升级大版本。'],
+    ['こんにちは。以下のお知らせを英語に翻訳してください。', '以下のお知らせを英語に翻訳してください。'],
   ];
   for (const [input, expected] of foreignAsides) {
     it(`drops asides of other languages: ${JSON.stringify(input)}`, () => assert.equal(rw(input), expected));
