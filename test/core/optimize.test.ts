@@ -251,6 +251,22 @@ describe('core/optimize', () => {
     assert.ok(out.includes(code) && out.includes('for it'), out);
   });
 
+  it('reads a pasted email thread as material: a wrapped quoted line is one sentence, and no letter is left as its salutation and signature', () => {
+    // Before, "> The outage … lasted 2 hours and was" stayed without its next line, the forwarded mail lost
+    // "Frankly," at 100%, and at 50% "Alex,\n\nJennifer" was all that was left of it (found by a reader).
+    const mail = 'Alex,\n\nFrankly this isn\'t good enough. Our Black Friday planning depends on these dashboards. I want a 25% credit and a written root-cause analysis by the 15th.\n\nJennifer';
+    const quoted = '> Hi Jennifer,\n> Thanks for your patience. The outage on Nov 8 lasted 2 hours 47 minutes and was\n> caused by a failed database failover. We will send a root-cause report by the 15th.\n> Best, Alex';
+    const text = `I need to draft a reply to the thread below. Offer the 15% credit, not 25%, and confirm the report by November 20th. Keep it under 200 words.\n\n---------- Forwarded message ---------\nFrom: Jennifer Okafor <j.okafor@meridianretail.com>\nDate: Tue, Nov 12, 2024 at 9:14 AM\nSubject: Re: Dashboard outage\n\n${mail}\n\n${quoted}`;
+    assert.ok(optimize({ text, budget: '100%' }).text.includes(mail));
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      if (out.includes('lasted 2 hours 47 minutes and was')) assert.ok(out.includes('lasted 2 hours 47 minutes and was\n> caused by a failed database failover.'), `${share}%: ${out}`);
+      // A salutation or signature stands only with some of the letter's text.
+      if (/^Alex,$/m.test(out) || /^Jennifer$/m.test(out)) assert.ok(/Frankly|Black Friday|25% credit/.test(out), `${share}%: ${out}`);
+      if (out.includes('> Hi Jennifer,') || out.includes('> Best, Alex')) assert.ok(/patience|outage|report by the 15th/.test(out), `${share}%: ${out}`);
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

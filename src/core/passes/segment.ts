@@ -196,7 +196,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
   let documentLevel = 0; // the level of the document title the text stands under; 0 outside one
   let titled = false; // the block before was a "[Doc 2] Refund policy" title alone
   const runs = quotationRuns(blocks);
-  const inQuotation = new Set([...runs.flat(), ...betweenBreaks(blocks)]);
+  const inQuotation = new Set([...runs.flat(), ...betweenBreaks(blocks), ...forwardedMail(blocks)]);
   const quotedMaterial = blockquoteMaterial(blocks);
   for (const block of blocks) {
     if (block.kind === 'heading') {
@@ -238,6 +238,25 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
   }
   return quoted;
 }
+
+/**
+ * An email pasted under its header ("From: Jennifer Okafor <j.okafor@…>", "Date: …", "Subject: …"): its
+ * salutation, body and signature, up to the quoted mail below it (a blockquote) or the next heading.
+ */
+function forwardedMail(blocks: readonly Block[]): Block[] {
+  const mail: Block[] = [];
+  let inside = false;
+  for (const block of blocks) {
+    const text = block.kind === 'prose' ? block.sentences.map((s) => sentenceText(s) + s.sep).join('') : '';
+    if (block.kind === 'prose' && block.prefix.trim() === '' && (text.match(MAIL_FIELD) ?? []).length >= 2) {
+      inside = true;
+      mail.push(block);
+    } else if (!inside || block.kind !== 'prose' || block.prefix.trim() !== '') inside = false;
+    else mail.push(block);
+  }
+  return mail;
+}
+const MAIL_FIELD = /^(?:from|to|cc|date|sent|subject|von|an|datum|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/gimu;
 
 /**
  * The paragraphs of a blockquote that quotes material (an email to extract from, a letter to rewrite),

@@ -199,7 +199,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     // Relaxed mode never selects nothing: with no unit that fits, the best one stays (over budget, flagged).
     else if (!strict && units.length > 0) {
       const best = [...units].sort((a, b) => b.score - a.score || a.order - b.order)[0]!;
-      for (let unit: Unit | undefined = best; unit; unit = unit.head) keep.add(unit), frames.open(unit);
+      for (let unit: Unit | undefined = best; unit && !keep.has(unit); unit = unit.head) keep.add(unit), frames.open(unit);
     }
   }
   keepOnly(doc, units, keep, clausesOf, tokenizer, frames);
@@ -233,7 +233,16 @@ interface Selection {
 
 function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCost, filler }: Selection, clausesOf: Map<Sentence, Clause[]>, { budget, tokenizer }: Pick<PassContext, 'budget' | 'tokenizer'>): void {
   const slack = budget - tokenizer.count(render(doc));
-  const whole = (unit: Unit): boolean => unit.clause === undefined && (!unit.head || keep.has(unit.head) || whole(unit.head));
+  // A whole unit whose heads are whole units too, up to one kept (or round a loop of heads, which no pass should make).
+  const whole = (unit: Unit): boolean => {
+    const seen = new Set<Unit>();
+    for (let u: Unit | undefined = unit; u && !seen.has(u); u = u.head) {
+      if (u.clause !== undefined) return false;
+      if (!u.head || keep.has(u.head)) return true;
+      seen.add(u);
+    }
+    return true;
+  };
   const candidates = units.filter((unit) => !keep.has(unit) && whole(unit) && unit.cost <= slack + REFILL_SLACK);
   if (candidates.length === 0) return;
   const before = new Set(keep);
@@ -366,7 +375,8 @@ function take(unit: Unit, keep: Set<Unit>, covered: Map<string, number>, room: n
   const needed = [unit];
   // A head that shows a block not kept ("Where `$X` is …" without its command) is not pulled in, nor the
   // heads above it: the unit comes without them.
-  for (let head = unit.head; head && !keep.has(head) && (!head.requires || keep.has(head.requires)); head = head.head) needed.push(head);
+  // (A loop of heads, which no pass should make, ends where it comes round.)
+  for (let head = unit.head; head && !keep.has(head) && (!head.requires || keep.has(head.requires)) && !needed.includes(head); head = head.head) needed.push(head);
   const cost = needed.reduce((n, u) => n + u.cost, 0) + frames.cost(...needed);
   if (cost > room) return null;
   frames.open(...needed);

@@ -77,6 +77,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // does): kept or dropped whole, like a labelled few-shot example (see closeExample).
   let example: ExampleSection | undefined;
   let glued: { indent: number; unit: Unit } | undefined;
+  // A letter's salutation, waiting for the first unit of its text, and the texts given their salutation
+  // for their head (see below).
+  let salutation: Unit | undefined;
+  const letters: Unit[] = [];
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
@@ -200,6 +204,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
         else if (turn && !whole.head) whole.head = turn;
+        // A quoted letter's salutation or signature on a line of its own ("Hi Jennifer,", "Best, Alex") is never
+        // kept alone: a letter of "Alex,\n\nJennifer" says nothing. The salutation comes with the text after it.
+        if (salutation && !whole.head) (whole.head = salutation), letters.push(whole);
+        salutation = undefined;
+        if (group[0]!.verbatim && kept.length === 1 && (SALUTATION.test(text) || SIGNATURE.test(text))) whole.score = 0;
+        if (group[0]!.verbatim && kept.length === 1 && SALUTATION.test(text)) salutation = whole;
         units.push(whole);
         if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
@@ -239,6 +249,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   joinEnumerations(doc, units);
   joinClosedSets(doc, units);
   joinRecords(doc, units);
+  // The salutation a letter's text came with may have been given that text for its own head since: no loop.
+  for (const unit of letters) if (unit.head && leadsTo(unit.head, unit)) unit.head = undefined;
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   for (const parts of corrections) {
     if (!parts.every((unit) => units.includes(unit))) continue;
@@ -263,6 +275,21 @@ const CORRECTION = new RegExp(
   'iu',
 );
 const SHORT_ANSWER_WORDS = 5;
+
+/** Whether `to` is `unit` or one of the heads it is kept only with: a head there would make a loop. */
+function leadsTo(unit: Unit, to: Unit): boolean {
+  const seen = new Set<Unit>();
+  for (let u: Unit | undefined = unit; u && !seen.has(u); u = u.head) {
+    if (u === to) return true;
+    seen.add(u);
+  }
+  return false;
+}
+
+// "Hi Jennifer,", "Dear Ms Patel,", "Alex,", "Liebe Frau Roth,", "Estimada Sra. Gómez:", "Bonjour Julien,".
+const SALUTATION = /^(?:(?:Hi|Hello|Hey|Dear|Good (?:morning|afternoon|evening)|Hallo|Liebe[rs]?|Sehr geehrte[rs]?|Hola|Estimad[oa]s?|Querid[oa]s?|Bonjour|Bonsoir|Cher|Chère|Olá|Oi|Prezad[oa]s?|Car[oa])\s+\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}\s*[,:]|\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}\s*,)$/u;
+// "Best, Alex", "Kind regards,\nLena", "Jennifer", "Un saludo, Marta", "Cordialement, Julien Marchand".
+const SIGNATURE = /^(?:(?:Best|Best regards|Kind regards|Warm regards|Regards|Cheers|Thanks|Thank you|Many thanks|Sincerely|Yours|All the best|Viele Grüße|Liebe Grüße|Beste Grüße|Mit freundlichen Grüßen|Saludos|Un saludo|Atentamente|Cordialement|Bien à vous|Abraços?|Um abraço|Atenciosamente)[,!.]?\s+)?\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){0,2}[.!]?$/u;
 
 /**
  * The items of a closed set ("You can use these tools, and only these:", "Use exactly one of the following

@@ -59,6 +59,9 @@ const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
 const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*(?:(?:•|[a-zA-Z][.)])[ \t]+)?/;
 /** A line inside a paragraph that starts a new prose block (see the module comment). */
 const SPLIT = /^[ \t]*(?:>|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
+/** A quoted line that opens in lower case, and a line that ends a sentence (see wrapsQuote). */
+const QUOTE_WRAP = /^[ \t]*(?:>[ \t]?)+\p{Ll}/u;
+const SENTENCE_END = /[.!?:;。！？：；]["'”’»)]*[ \t]*$/u;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
 /** A line that can close a fence: backticks or tildes alone. */
 export const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
@@ -569,7 +572,7 @@ class Scanner {
     let start = a;
     let open = this.hasKeep ? keepBalance(this.line(a)) : 0;
     for (let k = a + 1; k < b; k++) {
-      if (open <= 0 && this.maySplit(k) && SPLIT.test(this.line(k))) {
+      if (open <= 0 && this.maySplit(k) && SPLIT.test(this.line(k)) && !this.wrapsQuote(k)) {
         this.emit('prose', start, k);
         start = k;
       }
@@ -602,6 +605,15 @@ class Scanner {
   }
 
   /** Cheap test before SPLIT: `>`, `•`, or a one-character marker before `.`/`)`, or digits. */
+  /**
+   * A quoted line that goes on with the sentence the line before left open ("> The outage lasted 2 hours and
+   * was", "> caused by a failed failover."): a hard-wrapped paragraph of the quote, not a line of its own.
+   */
+  private wrapsQuote(k: number): boolean {
+    const line = this.line(k);
+    return QUOTE_WRAP.test(line) && !SENTENCE_END.test(this.line(k - 1));
+  }
+
   private maySplit(k: number): boolean {
     const c = this.firstChar(k);
     if (c === 0x3e || c === 0x2022 || (c >= 0x30 && c <= 0x39)) return true;

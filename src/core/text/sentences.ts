@@ -90,7 +90,8 @@ export function sentenceEnds(text: string, spans: readonly Span[]): number[] {
 
 function isHardWrap(text: string, newline: number): boolean {
   const before = text.slice(Math.max(0, newline - 1), newline);
-  const after = /\S/.exec(text.slice(newline + 1, newline + 40));
+  // A quoted line's marks ("> caused by …", a wrapped line of a blockquote) are not what it says.
+  const after = /\S/.exec(text.slice(newline + 1, newline + 40).replace(QUOTE_MARKS, ''));
   // The next line goes on in lower case or with an inline code span or a bracket ("…the corresponding
   // module's\n`variables.tf`. Any …"), after a word or a code span ("Use `PASS WITH CAVEATS`\nonly
   // for …").
@@ -100,6 +101,7 @@ function isHardWrap(text: string, newline: number): boolean {
   // into the next line whatever its case, unless that line opens an item.
   return /[\p{L}`]/u.test(after[0]) && OPEN_ENDED.test(text.slice(Math.max(0, newline - 16), newline)) && !LIST_LINE.test(text.slice(newline + 1, newline + 8));
 }
+const QUOTE_MARKS = /^[ \t]*(?:>[ \t]?)+/;
 const OPEN_ENDED = /(?:\p{L}['’]s|(?<![\p{L}])(?:the|a|an|and|or|of|to|in|on|for|with|by|from|at|each|every|your|our|their|its|der|die|das|und|le|la|les|et|de|el|los|las|y|o|e|os|as))$/iu;
 const LIST_LINE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
 
