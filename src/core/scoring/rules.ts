@@ -89,8 +89,11 @@ const META = new Phrases(
     'obrigado | obrigada | desculpe | desculpa | não sei | tenho certeza | sei lá | ' +
     // "So read this carefully": about reading the prompt, not what to do.
     'read this carefully | read this file carefully | lee esto con atención | léelo con atención | lee esto con cuidado | siga com atenção | leia com atenção | leia isto com atenção | ' +
-    'lisez ceci attentivement | lis ceci attentivement | lies das genau | lies dir das genau durch | lest das genau',
-  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば'],
+    'lisez ceci attentivement | lis ceci attentivement | lies das genau | lies dir das genau durch | lest das genau | ' +
+    // "Please read the whole thing before you start", "Merci de le lire en entier": about reading the prompt.
+    'read the whole thing | read it all | read it in full | read the whole file | le lire en entier | lisez-le en entier | lis-le en entier | ' +
+    'léelo entero | léelo completo | leerlo entero | leia tudo | leia até o fim | lê-lo inteiro | lies alles | ganz durchlesen',
+  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば', '完整读一遍', '从头到尾读', '全部読んで'],
   ['entschuldig'],
 );
 /** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */
@@ -193,7 +196,7 @@ function asksWithThanks(text: string): boolean {
 // "This file is for any AI coding agent (Codex, Claude, …) working in this repo": the prompt saying what
 // it is, whatever it names on the way; "This file lists the rules:" shows them, and "…; follow them" asks.
 const DESCRIBES_ITSELF =
-  /^[^\p{L}]*(?:(?:this|the) (?:file|document|doc|guide|prompt|page|readme)\s+(?:is (?:for|meant|intended|written)|describes|explains|contains|covers|collects|gives|tells|documents)|(?:diese datei|dieses dokument) (?:ist für|beschreibt|erklärt|enthält)|ce (?:fichier|document) (?:est destiné|est pour|décrit|explique|contient)|este (?:archivo|documento|arquivo) (?:es para|é para|describe|descreve|explica|contiene|contém))(?![\p{L}])|^(?:このファイルは|本文件|这个文件|本文档)/iu;
+  /^[^\p{L}]*(?:(?:this|the) (?:file|document|doc|guide|prompt|page|readme)\s+(?:is (?:for|meant|intended|written)|describes|explains|contains|covers|collects|gives|tells|documents)|(?:diese datei|dieses dokument) (?:ist für|beschreibt|erklärt|enthält)|ce (?:fichier|document) (?:est destiné|est pour|décrit|explique|contient)|este (?:archivo|documento|arquivo) (?:es para|é para|describe|descreve|explica|contiene|contém))(?![\p{L}])|^(?:このファイルは|本文件|这个文件|这份文件|此文件|本文档)/iu;
 const describesItself = (text: string, scanned: readonly string[]): boolean =>
   DESCRIBES_ITSELF.test(text) && !/[:：;]/.test(text) && !CONSTRAINT.in(scanned, text);
 

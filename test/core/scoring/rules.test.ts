@@ -55,7 +55,9 @@ describe('core/scoring/rules', () => {
     'Read the ticket carefully before answering.',
   ];
   for (const sentence of content) it(`reads ${JSON.stringify(sentence)} as content`, () => assert.ok(!isMeta(sentence)));
-  for (const sentence of ['よろしくお願いいたします。', '大家好，不好意思又来麻烦了，想请帮忙看看。', 'Así que lee esto con atención.', 'Então, por favor, siga com atenção.', 'できれば最後まで読んでください。'])
+  // "Read the whole thing", in every language: before, the French and Chinese ones outlived rules at 50% and 33%.
+  for (const sentence of ['よろしくお願いいたします。', '大家好，不好意思又来麻烦了，想请帮忙看看。', 'Así que lee esto con atención.', 'Então, por favor, siga com atenção.', 'できれば最後まで読んでください。',
+    "Merci de le lire en entier avant de proposer des modifications, même si c'est un peu long.", '内容有点多，麻烦你在动手改代码之前先完整读一遍，谢谢。', 'Please read the whole thing before you start making changes.', 'Bitte lies alles, bevor du anfängst.'])
     it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
   // "You fix nothing." forbids as much as "Never edit files."; so do "nichts", "nada", "rien", "nenhum".
