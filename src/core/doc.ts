@@ -106,7 +106,7 @@ export const isMaterial = (block: Block): boolean => block.kind === 'code' || bl
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
 /** A list marker with its indentation: "- ", "  2. ", "b) ". */
-export const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s/;
+export const LIST_MARKER = /^\s*(?:(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s|[・●])/;
 /** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
 export const isListItem = (block: Block): boolean => LIST_MARKER.test(block.prefix);
 /** Whether sentence `i` of a prose block starts a line: the first, or after a line break. */

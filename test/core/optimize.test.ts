@@ -267,6 +267,17 @@ describe('core/optimize', () => {
     }
   });
 
+  it('reads Japanese "・" lines as list items: a rule of two sentences is kept whole, with its bullet', () => {
+    // Before, "・数字や日付は議事録の通りに書いてください。推測で補わないでください。" became a bare
+    // "推測で補わないでください。" at 50% (found by a reader).
+    const rules = ['・300字以内で、敬語でお願いします。', '・決定事項と宿題（担当者・期限つき）を必ず含めてください。', '・未決事項は「未決」と明記してください。', '・数字や日付は議事録の通りに書いてください。推測で補わないでください。'];
+    const text = `以下の議事録をもとに、部長向けの報告メールを作成していただけますでしょうか。条件は以下の通りです。\n\n${rules.join('\n')}\n\n議事録\n佐藤：v2.3のリリースは11月8日で確定します。\n山本：決済画面でエラーコードE-4012が発生しています。再現率は約15%です。\n鈴木：フロント側の原因です。10月22日までに修正します。`;
+    for (let share = 20; share <= 90; share += 10) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      for (const line of out.split('\n')) if (line.includes('推測で補わないでください')) assert.equal(line, rules[3], `${share}%: ${out}`);
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

@@ -21,9 +21,10 @@ import { BLOCK_RULES, PARAGRAPH_TERMINATORS, blockState, type StateBlock, type T
  *   Markdown at that indentation, not taken as code: prompts often indent paragraphs.
  * - A table ends at the first row without a `|` (CommonMark would make a following sentence a row);
  *   two rows led by `|` are a table even without a delimiter row.
- * - A paragraph line starting with `•`, `a)`/`b.`, or a number that CommonMark does not take as a
- *   list (`2.` after text) starts a new prose block; so does each `>` line of a quote, so that the
- *   quote markers stay in block prefixes and never inside prose.
+ * - A paragraph line starting with `•`, a Japanese `・` or `●`, `a)`/`b.`, or a number that CommonMark
+ *   does not take as a list (`2.` after text) starts a new prose block; so does each `>` line of a quote,
+ *   so that the quote markers stay in block prefixes, unless it goes on with a sentence the line before
+ *   left open (a hard-wrapped quote: see wrapsQuote).
  */
 export interface Range {
   kind: BlockKind;
@@ -56,9 +57,9 @@ const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
  * Quote and list markers in front of a paragraph's first line: the prose block's prefix. After a list
  * marker, `>` needs a space to count (`- >100K users` reads "more than").
  */
-const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*(?:(?:•|[a-zA-Z][.)])[ \t]+)?/;
+const PREFIX = /^(?:[ \t]*>)*(?:[ \t]*(?:>(?=[ \t]|$)|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))*[ \t]*(?:(?:•|[a-zA-Z][.)])[ \t]+|[・●][ \t]*)?/;
 /** A line inside a paragraph that starts a new prose block (see the module comment). */
-const SPLIT = /^[ \t]*(?:>|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
+const SPLIT = /^[ \t]*(?:>|[・●]\S|(?:•|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+\S)/;
 /** A quoted line that opens in lower case, and a line that ends a sentence (see wrapsQuote). */
 const QUOTE_WRAP = /^[ \t]*(?:>[ \t]?)+\p{Ll}/u;
 const SENTENCE_END = /[.!?:;。！？：；]["'”’»)]*[ \t]*$/u;
@@ -616,7 +617,8 @@ class Scanner {
 
   private maySplit(k: number): boolean {
     const c = this.firstChar(k);
-    if (c === 0x3e || c === 0x2022 || (c >= 0x30 && c <= 0x39)) return true;
+    // ">", "•", a Japanese "・" or "●" bullet, digits.
+    if (c === 0x3e || c === 0x2022 || c === 0x30fb || c === 0x25cf || (c >= 0x30 && c <= 0x39)) return true;
     const d = this.state.src.charCodeAt(this.state.bMarks[k]! + this.state.tShift[k]! + 1);
     return d === 0x2e || d === 0x29;
   }
