@@ -278,6 +278,16 @@ describe('core/optimize', () => {
     }
   });
 
+  it('never cuts a question to a clause: "… is currently `text`; does changing it force a rewrite?" is asked whole or not at all', () => {
+    // Before, at 50% the concern became "- `customer_email` is currently `text`?" (found by a reader).
+    const concerns = ['`customer_email` is currently `text`; does changing it to `varchar(320)` force a full table rewrite on Postgres 15?', 'Will the index on `(status, created_at)` block writes while it builds, given that we run the migration inside a single transaction?', 'The `orders` table has about 48 million rows and sees 300 writes per second at peak; is a five-second statement timeout enough?'];
+    const text = `Please review this migration for lock and downtime risks before I run it on Friday.\n\n\`\`\`sql\nALTER TABLE orders ALTER COLUMN customer_email TYPE varchar(320);\nCREATE INDEX idx_orders_status ON orders (status, created_at);\n\`\`\`\n\nMy concerns:\n\n${concerns.map((c) => `- ${c}`).join('\n')}\n\nDon't suggest pg_repack, we can't install extensions.`;
+    for (let share = 20; share <= 90; share += 5) {
+      const out = optimize({ text, budget: `${share}%`, mode: 'strict' }).text;
+      for (const line of out.split('\n')) if (line.endsWith('?')) assert.ok(concerns.some((c) => line.endsWith(c.slice(-30))), `${share}%: ${line}`);
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

@@ -256,7 +256,7 @@ function forwardedMail(blocks: readonly Block[]): Block[] {
   }
   return mail;
 }
-const MAIL_FIELD = /^(?:from|to|cc|date|sent|subject|von|an|datum|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/gimu;
+const MAIL_FIELD = /^(?:from|to|cc|date|sent|subject|von|an|datum|gesendet|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/gimu;
 
 /**
  * The paragraphs of a blockquote that quotes material (an email to extract from, a letter to rewrite),

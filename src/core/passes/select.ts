@@ -174,7 +174,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     const rankOf = new Map(ranked.map((r) => [r.sentence, r] as const));
     // The most valuable sentences left out only: a long text's every sentence need not be cut into clauses.
     const clauses = units
-      .filter((u) => !keep.has(u) && !u.block && u.clause === undefined && u.sentences?.length === 1 && u.score > 0 && u.cost > room && !u.requires && (!u.head || keep.has(u.head)))
+      .filter((u) => !keep.has(u) && !u.block && u.clause === undefined && u.sentences?.length === 1 && u.score > 0 && u.cost > room && !u.requires && (!u.head || keep.has(u.head)) && !asks(u.sentences[0]!))
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, MAX_CLAUSE_SENTENCES)
       .flatMap((u) => clauseUnits(rankOf.get(u.sentences![0]!)!, u, clausesOf, tokenizer).filter((c) => c.clause !== undefined));
@@ -191,7 +191,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   if (keep.size === 0 && fixedUnits.length === 0) {
     // Nothing whole fits: a clause of the best sentences may (strict mode promises no empty text then).
     const fallback = ranked
-      .filter((r) => !r.sentence.userKept && !clausesOf.has(r.sentence))
+      .filter((r) => !r.sentence.userKept && !clausesOf.has(r.sentence) && !asks(r.sentence))
       .flatMap((r) => clauseUnits(r, { cost: Infinity, score: r.score, order: r.order, sentences: [r.sentence], parent: parentOf(doc, r.sentence) }, clausesOf, tokenizer))
       .filter((unit) => unit.clause !== undefined);
     fill(fallback, keep, covered, budget - fixed, byCost, frames);
@@ -255,6 +255,12 @@ function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCos
 }
 
 const MIN_CLAUSE_ROOM = 8;
+
+/**
+ * A question is asked by its last clause: "`customer_email` is `text`; does changing it force a rewrite?"
+ * cut to its first clause became "`customer_email` is `text`?". It is kept whole or not at all.
+ */
+const asks = (sentence: Sentence): boolean => /[?？][)"'”’»」]*\s*$/u.test(sentenceText(sentence));
 const MAX_CLAUSE_SENTENCES = 16;
 
 /** Whether a clause instructs or holds a constraint or something specific, is no aside, and cuts no code span. */

@@ -38,6 +38,7 @@ const THAT_SUBJECT_WORDS = ['should', 'would', 'could', 'will', 'can', 'might', 
 
 // "There is" says that something exists where it opens its clause ("…, and there is a cache"); after any
 // other word "there" is a place: "The conflict resolution there is last-writer-wins" is no "there's".
+// "Here is" presents what follows the same way ("Here is the log"), and after a word is a place too.
 const THERE_OPENS_AFTER = [...CLAUSE_OPENERS, 'that', 'where', 'since', 'although', 'though', 'unless', 'until', 'whether', 'also', 'now', 'still'];
 
 // One vocabulary for every dictionary, so a piece's words are scanned to the same ids.
@@ -47,6 +48,7 @@ const THAT = VOCABULARY.id('that');
 const THAT_SUBJECT = new Set(THAT_SUBJECT_WORDS.map((w) => VOCABULARY.id(w)));
 const OPENS_CLAUSE = new Set(CLAUSE_OPENERS.map((w) => VOCABULARY.id(w)));
 const THERE = VOCABULARY.id('there');
+const HERE = VOCABULARY.id('here');
 const THERE_OPENS = new Set(THERE_OPENS_AFTER.map((w) => VOCABULARY.id(w)));
 
 /**
@@ -161,7 +163,8 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   }
   const next = first + n;
   if (phrase.words[n - 1] === THAT && n > 1 && next < scanned.count && THAT_SUBJECT.has(scanned.ids[next]!)) return false;
-  if (phrase.words[0] === THERE && first > 0 && onlyWhitespace(text, scanned.ends[first - 1]!, scanned.starts[first]!) && !THERE_OPENS.has(scanned.ids[first - 1]!)) return false;
+  // So is "here": "everything they'd do here is already covered" is no "here's".
+  if ((phrase.words[0] === THERE || phrase.words[0] === HERE) && first > 0 && onlyWhitespace(text, scanned.ends[first - 1]!, scanned.starts[first]!) && !THERE_OPENS.has(scanned.ids[first - 1]!)) return false;
   if (!phrase.only) return true;
   // The word after the phrase may stand on the next line: it is not rewritten.
   if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!, true)) return false;

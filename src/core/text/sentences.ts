@@ -110,7 +110,8 @@ const LIST_LINE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s/;
 const ORDINAL = /(?:^|\s)(?:am|im|zum|vom|beim|bis|seit|ab|der|die|das|dem|den|des|zur|um|vor|nach|einem|einer|eines|ins|ans|aufs|fürs|für|über|unter|durch|mit|von|bei|zu|auf|(?:mein|dein|sein|ihr|unser|eur|jed|dies|kein)e[mnrs]?|unser|euer|ihr|kein)\s+\d{1,3}$/iu;
 // What a German ordinal counts, after a comma as much as after an article: "Karl-Liebknecht-Straße 14,
 // 3. OG", "2. Stock", "3. Quartal", "4. Auflage".
-const ORDINAL_NOUN = /^\s+(?:OG|EG|UG|DG|Stock|Etage|Obergeschoss|Untergeschoss|Dachgeschoss|Jahrhunderts?|Jahrtausends?|Quartals?|Halbjahr(?:es)?|Semesters?|Klasse|Auflage|Liga|Spieltag|Kapitel|Absatz|Mahnung|Lehrjahr|Schuljahr)(?![\p{L}])/u;
+// A day before its month is one too: "Donnerstag, 27. Februar 2025", "3. März".
+const ORDINAL_NOUN = /^\s+(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|OG|EG|UG|DG|Stock|Etage|Obergeschoss|Untergeschoss|Dachgeschoss|Jahrhunderts?|Jahrtausends?|Quartals?|Halbjahr(?:es)?|Semesters?|Klasse|Auflage|Liga|Spieltag|Kapitel|Absatz|Mahnung|Lehrjahr|Schuljahr)(?![\p{L}])/u;
 
 const SPACED_PART = /^ \p{L}{1,2}\./u;
 const SPACED_FIRST = /(?:^|[\s(])\p{Ll}\. $/u;
