@@ -288,6 +288,37 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps a retrieved document\'s fields (<source>, <updated>) only with some of its text, never as an empty shell', () => {
+    // Before, at 50% "<document index=\"3\">" kept its "<updated>" and none of its text (found by a reader).
+    const doc = (i: number, source: string, updated: string, text: string) => `<document index="${i}">\n<source>${source}</source>\n<updated>${updated}</updated>\n<document_content>\n${text}\n</document_content>\n</document>`;
+    const text = `You are a support assistant for Northpeak Cloud. Answer using only the documents below, and cite them like [2].\n\n<documents>\n${[
+      doc(1, 'kb/plans/backups.md', '2024-11-02', 'All plans include automated daily backups. Starter plans keep backups for 7 days, Pro plans for 30 days. Backups are taken between 02:00 and 04:00 UTC.'),
+      doc(2, 'kb/plans/restore.md', '2025-01-15', 'A restore overwrites the current server disk and cannot be undone. Starter plans can restore to the same server only.'),
+      doc(3, 'kb/billing/upgrades.md', '2024-08-20', 'Plan upgrades take effect immediately and are billed pro rata. Upgrading from Starter to Pro costs an additional $18 per server per month.'),
+    ].join('\n')}\n</documents>\n\nCustomer question: "I'm on Starter and deleted a table yesterday. How far back can I restore? Thanks!"`;
+    for (let share = 20; share <= 90; share += 10) {
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget: `${share}%`, mode }).text;
+        for (const part of out.split('<document index=').slice(1)) if (/<source>|<updated>/.test(part)) assert.ok(part.includes('<document_content>'), `${share}% ${mode}: ${out}`);
+      }
+    }
+  });
+
+  it('reads a mail thread to reply to as material, not a draft to rework: its headers never stand alone, and the rules to confirm outrank it', () => {
+    // Before, at 50% the thread (pinned as the draft its request names) pushed out the four rules the reply
+    // must confirm, and "> > From: Sunita Rao" stood without her mail (found by readers).
+    const rules = ['1. Maximum 6 hours per group per day on weekdays.', '2. Overnight runs (8pm–7am) only for groups that have submitted the HS-12 safety form.', '3. Bookings must be made at least 48 hours in advance, except for calibration.', '4. No bookings during the helium fill window.'];
+    const thread = ['From: Pavel Novak', 'Sent: Wednesday, 4 September 2024 11:20', 'To: Helen Marsh; Li Wei', 'Subject: RE: NMR schedule', '', 'Helen, I need the overnight slot on the 10th and 11th for the kinetics series. Our grant report is due on the 20th.', '', '> From: Li Wei', '> Sent: Tuesday, 3 September 2024 17:05', '>', '> The helium fill is probably on the 12th or 13th. I will know by Friday.', '>', '> > From: Sunita Rao', '> > Sent: Tuesday, 3 September 2024 09:41', '> >', '> > Can we please get some rules? My students have been bumped three times this week.'].join('\n');
+    const text = `I'd appreciate your help drafting a reply to the email chain below. I'm Dr. Helen Marsh, lab manager.\n\nWhat I need: a polite, firm reply to everyone on the thread that (1) confirms the new booking rules, (2) tells Pavel his overnight slot needs the safety form first, and (3) asks Li Wei to confirm the helium fill date. Don't cc anyone new.\n\nThe new booking rules we agreed at the faculty meeting are:\n${rules.join('\n')}\n\nThread:\n\n${thread}`;
+    assert.ok(rules.every((r) => optimize({ text, budget: '50%', mode: 'strict' }).text.includes(r)));
+    for (let share = 20; share <= 90; share += 10) {
+      const lines = optimize({ text, budget: `${share}%`, mode: 'strict' }).text.split('\n').map((l) => l.replace(/^(?:>\s?)+/, '').trim()).filter(Boolean);
+      lines.forEach((line, i) => {
+        if (/^(?:From|Sent|To):/.test(line)) assert.ok(lines.slice(i + 1).some((l) => !/^(?:From|Sent|To|Subject):/.test(l)) && !/^(?:From|Sent|To):/.test(lines[lines.length - 1]!), `${share}%: ${lines.join('\n')}`);
+      });
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

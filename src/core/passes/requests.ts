@@ -217,8 +217,9 @@ function pinAnnouncedDrafts(blocks: readonly Block[], said: (sentence: Sentence)
     const named = !DRAFT.test(sentenceText(last));
     if (named && !WRITTEN_WORK.test(sentenceText(last)) && !namesAsked(sentenceText(last), asked)) return;
     const drafts = draftAfter(blocks, i + 1);
-    // A transcript the request names ("Transcript:") is material to sum up, not a text to rework whole.
-    if (named && drafts.some((d) => d.sentences.some((s) => s.speaker))) return;
+    // A transcript the request names ("Transcript:") is material to sum up, not a text to rework whole; so
+    // is a mail thread to reply to ("Thread:", then "From: …").
+    if (named && drafts.some((d) => d.sentences.some((s) => s.speaker || MAIL_HEADER.test(sentenceText(s))))) return;
     for (const draft of drafts) {
       draft.verbatim = true;
       for (const sentence of draft.sentences) sentence.request = true;
@@ -258,6 +259,9 @@ function draftAfter(blocks: readonly Block[], start: number): Block[] {
 // What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
 const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
 // A piece of writing put up to be graded or reworked: "Voici la copie (élève : Inès B.) :", "Here's my essay:", "Mein Aufsatz:".
+/** A field of a mail's header: "From: …", "Sent: …", "Betreff: …", "Asunto: …". */
+export const MAIL_HEADER = /^(?:from|to|cc|date|sent|subject|von|an|datum|gesendet|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/iu;
+export const MAIL_SUBJECT = /^(?:subject|betreff|asunto|objet|assunto)\s*:/iu;
 const WRITTEN_WORK = /(?<![\p{L}])(?:essay|cover letter|copie|dissertation|rédaction|lettre de motivation|aufsatz|anschreiben|ensayo|redacción|carta de presentación|redação|carta de apresentação)(?![\p{L}])|作文|小論文|论文/iu;
 const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
 // What the rewrite must do, over a list: "Contraintes pour la réécriture :", "Cosas que tiene que cumplir la nueva

@@ -2,7 +2,7 @@ import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceTex
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { ASKS, NEEDS, pinRequests } from './requests';
+import { ASKS, MAIL_HEADER, NEEDS, pinRequests } from './requests';
 import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
@@ -256,7 +256,7 @@ function forwardedMail(blocks: readonly Block[]): Block[] {
   }
   return mail;
 }
-const MAIL_FIELD = /^(?:from|to|cc|date|sent|subject|von|an|datum|gesendet|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/gimu;
+const MAIL_FIELD = new RegExp(MAIL_HEADER.source, 'gimu');
 
 /**
  * The paragraphs of a blockquote that quotes material (an email to extract from, a letter to rewrite),

@@ -7,6 +7,7 @@ import { FIELD } from './dedupe';
 import { isSaidToReader } from './rewrite';
 import { endsOnColon, isLabel, isListLeadIn, LEAD_IN_LEVEL, SOURCE_HEADER } from './structure';
 import { ASIDE_SHARE, closingRemarks, EXCEPTION, OTHER_BRANCH } from './clause-units';
+import { MAIL_HEADER, MAIL_SUBJECT } from './requests';
 
 /** What selection keeps or drops whole: sentences of a block, a list item or set, a clause, or a block. */
 export interface Unit {
@@ -81,12 +82,20 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // for their head (see below).
   let salutation: Unit | undefined;
   const letters: Unit[] = [];
+  // A retrieved document's fields in their own tags ("<source>kb/plans/backups.md</source>", "<updated>…"),
+  // waiting for the first unit of its text: they are kept only with it (see isField).
+  let fields: Unit[] = [];
   for (const group of proseGroups(doc)) {
     // Structure between: a heading starts afresh; a list item turned lead-in ("2. **Deep dive**") closes
     // the items at its depth, so its own nested items belong to it, not to an item before it.
     const at = position.get(group[0]!)!;
     for (let k = after; k < at; k++) {
       const block = doc.blocks[k]!;
+      // A document that ends with no text after its fields: they say nothing alone.
+      if (block.tag?.closing && !isField(doc, k - 1)) {
+        for (const field of fields) field.score = 0;
+        fields = [];
+      }
       if (block.kind !== 'heading') {
         if (example && holdsMaterial(block)) example.whole = false;
         continue;
@@ -206,6 +215,14 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         else if (turn && !whole.head) whole.head = turn;
         // A quoted letter's salutation or signature on a line of its own ("Hi Jennifer,", "Best, Alex") is never
         // kept alone: a letter of "Alex,\n\nJennifer" says nothing. The salutation comes with the text after it.
+        // A mail's header fields ("From: Sunita Rao", "Sent: …") are fields of the mail too; its subject
+        // ("Subject: Postmortem INC-7731 – checkout latency") says what the mail is about.
+        const field = isField(doc, at) || (!!group[0]!.verbatim && MAIL_HEADER.test(text) && !MAIL_SUBJECT.test(text));
+        if (fields.length > 0 && !field) {
+          for (const unit of fields) if (!unit.head) (unit.head = whole), letters.push(unit);
+          fields = [];
+        }
+        if (field) (whole.score = FIELD_SHARE * whole.score), fields.push(whole);
         if (salutation && !whole.head) (whole.head = salutation), letters.push(whole);
         salutation = undefined;
         if (group[0]!.verbatim && kept.length === 1 && (SALUTATION.test(text) || SIGNATURE.test(text))) whole.score = 0;
@@ -275,6 +292,18 @@ const CORRECTION = new RegExp(
   'iu',
 );
 const SHORT_ANSWER_WORDS = 5;
+
+// A document's field in a tag of its own: "<source>…</source>", "<updated>2024-11-02</updated>", "<title>…".
+const FIELD_TAG = /^(?:source|url|link|updated|date|created|modified|published|title|author|id|version|path|file|filename|lang|language|type|category|tags?)$/i;
+/** What a field adds to the document text it comes with, as a share of its own value. */
+const FIELD_SHARE = 0.25;
+
+/** Whether block `i` is a document's field: one line of quoted text between a field tag and its closing tag. */
+function isField(doc: Doc, i: number): boolean {
+  const block = doc.blocks[i];
+  const open = doc.blocks[i - 1];
+  return !!block && block.kind === 'prose' && !!block.verbatim && block.sentences.length === 1 && !!open?.tag && !open.tag.closing && open.tag.partner === doc.blocks[i + 1] && FIELD_TAG.test(open.tag.name);
+}
 
 /** Whether `to` is `unit` or one of the heads it is kept only with: a head there would make a loop. */
 function leadsTo(unit: Unit, to: Unit): boolean {

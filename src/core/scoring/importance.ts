@@ -128,7 +128,8 @@ function askedOfMaterial(ranked: readonly RankedSentence[], english: boolean): n
   if (lastMaterial < 0) return null;
   // The pinned input after the documents, when it asks: "Question: A customer on the Annual plan … What should …?"
   const closing = ranked.slice(lastMaterial + 1).filter((r) => r.sentence.pinned);
-  if (!closing.some((r) => /[?？]\s*$/.test(sentenceText(r.sentence)))) return null;
+  // The question may close on thanks, inside quotation marks: '"… right away? Thanks!"'.
+  if (!closing.some((r) => /[?？]/.test(sentenceText(r.sentence)))) return null;
   const query = terms(closing.map((r) => sentenceText(r.sentence)).join(' '), english);
   if (query.length === 0) return null;
   const scores = bm25Terms(ranked.map((r) => (r.material ? termsOf(sentenceWords(r.sentence), english) : [])), query).map((c) => [...c.values()].reduce((a, b) => a + b, 0));
