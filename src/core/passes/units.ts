@@ -78,10 +78,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   // does): kept or dropped whole, like a labelled few-shot example (see closeExample).
   let example: ExampleSection | undefined;
   let glued: { indent: number; unit: Unit } | undefined;
-  // A letter's salutation, waiting for the first unit of its text, and the texts given their salutation
-  // for their head (see below).
+  // A letter's salutation, waiting for the first unit of its text; and the units a field or salutation was
+  // attached to, or attached to one, by a head (see below).
   let salutation: Unit | undefined;
-  const letters: Unit[] = [];
+  const attached: Unit[] = [];
   // A retrieved document's fields in their own tags ("<source>kb/plans/backups.md</source>", "<updated>…"),
   // waiting for the first unit of its text: they are kept only with it (see isField).
   let fields: Unit[] = [];
@@ -213,17 +213,17 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
         else if (turn && !whole.head) whole.head = turn;
-        // A quoted letter's salutation or signature on a line of its own ("Hi Jennifer,", "Best, Alex") is never
-        // kept alone: a letter of "Alex,\n\nJennifer" says nothing. The salutation comes with the text after it.
-        // A mail's header fields ("From: Sunita Rao", "Sent: …") are fields of the mail too; its subject
-        // ("Subject: Postmortem INC-7731 – checkout latency") says what the mail is about.
+        // A document's fields, and a mail's header lines ("From: Sunita Rao", "Sent: …"; its subject,
+        // "Subject: Postmortem INC-7731", says what the mail is about), come only with the text after them.
         const field = isField(doc, at) || (!!group[0]!.verbatim && MAIL_HEADER.test(text) && !MAIL_SUBJECT.test(text));
         if (fields.length > 0 && !field) {
-          for (const unit of fields) if (!unit.head) (unit.head = whole), letters.push(unit);
+          for (const unit of fields) if (!unit.head) (unit.head = whole), attached.push(unit);
           fields = [];
         }
         if (field) (whole.score = FIELD_SHARE * whole.score), fields.push(whole);
-        if (salutation && !whole.head) (whole.head = salutation), letters.push(whole);
+        // A quoted letter's salutation or signature on a line of its own ("Hi Jennifer,", "Best, Alex") is never
+        // kept alone: a letter of "Alex,\n\nJennifer" says nothing. The salutation comes with the text after it.
+        if (salutation && !whole.head) (whole.head = salutation), attached.push(whole);
         salutation = undefined;
         if (group[0]!.verbatim && kept.length === 1 && (SALUTATION.test(text) || SIGNATURE.test(text))) whole.score = 0;
         if (group[0]!.verbatim && kept.length === 1 && SALUTATION.test(text)) salutation = whole;
@@ -266,8 +266,8 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
   joinEnumerations(doc, units);
   joinClosedSets(doc, units);
   joinRecords(doc, units);
-  // The salutation a letter's text came with may have been given that text for its own head since: no loop.
-  for (const unit of letters) if (unit.head && leadsTo(unit.head, unit)) unit.head = undefined;
+  // A field or salutation given its text for its head, where that text was since given it: no loop.
+  for (const unit of attached) if (unit.head && leadsTo(unit.head, unit)) unit.head = undefined;
   for (const [rule, weight] of counterweights) if (units.includes(rule) && units.includes(weight)) mergeUnits(units, [rule, weight]);
   for (const parts of corrections) {
     if (!parts.every((unit) => units.includes(unit))) continue;
@@ -282,8 +282,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
 // A speaker taking back what they said: "Actually, scratch that — …", "Enfin non, pardon, c'était en 2018",
 // "Na verdade, não — até dia 12", "Bueno, no, perdón, fue el 6", "田中：すみません、訂正です。", after the speaker's name if any.
 const CORRECTION = new RegExp(
-  String.raw`^(?:[^:：
-]{1,40}[:：]\s*)?(?:(?:hmm+|um+|uh+|oh|ah|well|ok(?:ay)?|so|sorry|すみません|あ)[,.!、]?\s*)?` +
+  String.raw`^(?:[^:：\n]{1,40}[:：]\s*)?(?:(?:hmm+|um+|uh+|oh|ah|well|ok(?:ay)?|so|sorry|すみません|あ)[,.!、]?\s*)?` +
     String.raw`(?:actually,?\s+(?:no|wait|scratch that|let me correct|let['’]s say|make (?:it|that)|i meant)|scratch that|strike that|let me correct|correction\s*[:,—–-]|i meant|no,?\s+wait|wait,?\s+no|i misspoke|` +
     String.raw`na verdade,?\s+não|corrigindo|melhor dizendo|me enganei|perdón,?\s+(?:fue|es|era|son|eran|quise decir)|bueno,?\s+no|mejor dicho|corrijo|me equivoqué|` +
     String.raw`enfin non|non,?\s+pardon|pardon,?\s+c['’](?:était|est)|je me corrige|je voulais dire|je me suis trompée?|` +
