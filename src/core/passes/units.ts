@@ -589,7 +589,9 @@ const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 const talksToReader = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
-const leansOn = (text: string, before: Unit, prompt = false): boolean => leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE);
+const leansOn = (text: string, before: Unit, prompt = false): boolean => leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE) || BARE_DEMONSTRATIVE.test(text);
+// "… can't be done well with these, tell me": "these" with no noun after it is what the sentence before named.
+const BARE_DEMONSTRATIVE = /(?<![\p{L}])(?:with|of|from|among|beyond|besides|outside|than|by)\s+(?:these|those)(?=\s*[,.;:!?)]|\s*$)/iu;
 
 /** Whether the sentence after `sentence` goes on with the same speaker's line. */
 function continuesLine(kept: readonly Sentence[], sentence: Sentence): boolean {

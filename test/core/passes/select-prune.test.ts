@@ -1431,6 +1431,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a sentence that points back with a bare "these" ("… can\'t be done well with these, tell me") only with the sentence before it', () => {
+    const text = [
+      'You are helping me build Tallyho, a small web app for community sports leagues.', '',
+      'Please use only these libraries for the jobs they cover: Drizzle ORM for database access, Zod for validation, Tailwind CSS for styling and date-fns for dates. If you think something genuinely can\'t be done well with these, tell me before adding anything new. Never add a package to save a few lines of code.', '',
+      'A win is worth 3 points, a draw 1 and a loss 0; a forfeit counts as a 3–0 win for the opponent. All of this lives in `lib/standings.ts`.',
+    ].join('\n');
+    // Before, at 50% "… with these, tell me …" stood after "The app is a Next.js 14 project …" (found by a reader).
+    for (let percent = 20; percent <= 90; percent += 10) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('well with these')) assert.ok(out.includes('date-fns for dates. If you think'), `${percent}%: ${out}`);
+    }
+  });
+
   it('drops a comment or heading inside a tag pair or template fence with the pair: none frames what follows the closing line', () => {
     const template = ['```markdown', '## Resources', '', '<!-- Repeat this block for each resource -->', '', ...Array.from({ length: 10 }, (_, i) => `- Resource ${i + 1}: name, kind, purpose and the modules it depends on, written out in full.`), '```'].join('\n');
     const text = `Write the implementation plan to .bicep-planning-files/INFRA.{goal}.md and never design deployment pipelines.\n\n${template}\n\nOnly create the plan.`;
