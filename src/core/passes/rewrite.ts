@@ -129,6 +129,9 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
 }
 
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
+const HEDGES_ABSOLUTE = new Set(['basically', 'pretty much', 'essentially', 'practically', 'virtually']);
+// ("Basically, never store card numbers": set off by its comma, the word opens the sentence and hedges nothing.)
+const ABSOLUTE_AFTER = /^[ \t]+(?:never|always|nothing|nobody|no one|none|all|every|everything|everyone|everywhere|nowhere|no)(?![\p{L}])/iu;
 // Not the "so" of "say so honestly" or "do so", which stands for what is said or done.
 const OPENS_CLAUSE_BEFORE = /(?:,|(?:^|\s)(?:and|but|(?<!\b(?:say|said|says|do|did|does|done|think|thought)\s)so|or|yet|because|though))\s*$/i;
 // "You should be able to recommend …" says what the model can do: "Be able to recommend" is no order.
@@ -202,6 +205,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
     if (MANNER.has(match.text.toLowerCase()) && !atStart && !OPENS_CLAUSE_BEFORE.test(text.slice(Math.max(0, start - 12), start))) continue;
     // Emphasis stays as written: "do NOT", "DO NOT", "I WILL".
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
+    // Before an absolute it hedges: "we basically never do" is "almost never", not "never".
+    if (replacement === '' && HEDGES_ABSOLUTE.has(match.text.toLowerCase()) && ABSOLUTE_AFTER.test(text.slice(start + match.text.length))) continue;
     // A word named, not used: "End every message with please and thank you", "mit bitte und danke".
     if (replacement === '' && MENTIONED_AFTER.test(text.slice(Math.max(0, start - 12), start))) continue;
     const before = text.slice(cursor, start);

@@ -455,6 +455,7 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['the article agrees with the word a filler leaves it before', "I'm hoping a very explicit prompt helps. It was a really honest answer.", "I'm hoping an explicit prompt helps. It was an honest answer."],
     ['"there" as a place is no "there\'s"', 'The conflict resolution there is last-writer-wins.', 'The conflict resolution there is last-writer-wins.'],
     ['"there is" that opens its clause still contracts', 'If there is a cache, use it.', "If there's a cache, use it."],
+    ['a hedge before an absolute stays: "basically never" is no "never"', 'It ships IP indemnities (which, honestly, we basically never do). It is basically a wrapper.', "It ships IP indemnities (which we basically never do). It's a wrapper."],
     ['"here" as a place is no "here\'s"', "Everything they'd do here is already covered. Here is the log.", "Everything they'd do here is already covered. Here's the log."],
     ['"is in addition to" is no "is besides"', 'The fee is due with the notice and is in addition to rent owed.', 'The fee is due with the notice and is in addition to rent owed.'],
     ['a filler before ")" takes its comma', 'I read the diff (my eyes glaze over after about 200 lines, to be honest) and stop.', 'I read the diff (my eyes glaze over after about 200 lines) and stop.'],
