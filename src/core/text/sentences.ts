@@ -17,7 +17,8 @@ const isCloser = (ch: string) => `"'”’»)]`.includes(ch);
 /** Where a boundary can be: a line break or a terminator (see isTerminator); the scan skips the rest. */
 const isCandidate = (c: number) =>
   c === 10 || c === 58 || c === 46 || c === 33 || c === 63 || c === 32 || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964 || c === 0x0965 || c === 0x061f;
-const INLINE_LIST = /^ (?:[-*•]|\d{1,2}[.)]) /;
+// A run-in numbered list starts at 1: "Hiroshi (CTO): 24. Twenty-five was …" is a speaker's number, not an item.
+const INLINE_LIST = /^ (?:[-*•]|1[.)]) /;
 // The number of an item run into its paragraph: "… we can proceed: 1. **Request**: … 2. **Reference**: …".
 const INLINE_NUMBER = /(?:^|[.!?:)]\s+|\*\*\s+)\d{1,2}$/;
 const isThai = (c: number) => c >= 0x0e00 && c <= 0x0e7f;
