@@ -310,6 +310,8 @@ export const ASKS = new RegExp(
   '^[^\\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\\s+)?(?:can|could|would|will) you\\b|\\bi (?:need|want|would like|\'d like) you to\\b|' +
     // "I was wondering if you could help me rewrite a cover letter."
     '\\bi (?:was )?wonder(?:ing)? (?:if|whether) you (?:could|can|would|might)\\b|\\bi was hoping (?:that )?you (?:could|can|would)\\b|' +
+    // "I'd really appreciate it if you could turn it into proper meeting minutes."
+    "\\bi(?:'d|’d| would) (?:really |truly )?appreciate it if you (?:could|can|would)\\b|" +
     `(?<![\\p{L}])(?:${POLITE_ASKS}|podría|pode me)(?![\\p{L}])|` +
     // "J'aimerais que vous le réécriviez", "Me gustaría que lo revises": "I'd like you to …".
     "(?<![\\p{L}])(?:j[’']aimerais|je voudrais|je souhaiterais) que (?:vous|tu)|(?:me gustaría|quisiera) que|(?:gostaria|queria) que (?:você|vocês|voce)|ich (?:möchte|hätte gerne|hätte gern|würde gerne|würde gern|will),? dass (?:du|sie|ihr)(?![\\p{L}])|" +

@@ -91,7 +91,7 @@ const META = new Phrases(
     'read this carefully | read this file carefully | lee esto con atención | léelo con atención | lee esto con cuidado | siga com atenção | leia com atenção | leia isto com atenção | ' +
     'lisez ceci attentivement | lis ceci attentivement | lies das genau | lies dir das genau durch | lest das genau | ' +
     // "Please read the whole thing before you start", "Merci de le lire en entier": about reading the prompt.
-    'read the whole thing | read it all | read it in full | read the whole file | le lire en entier | lisez-le en entier | lis-le en entier | ' +
+    'read the whole thing | read it all | read it in full | read the whole file | follow this carefully | follow these carefully | follow it carefully | le lire en entier | lisez-le en entier | lis-le en entier | ' +
     'léelo entero | léelo completo | leerlo entero | leia tudo | leia até o fim | lê-lo inteiro | lies alles | ganz durchlesen',
   ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば', '完整读一遍', '从头到尾读', '全部読んで'],
   ['entschuldig'],

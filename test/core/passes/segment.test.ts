@@ -216,6 +216,10 @@ describe('core/passes/segment', () => {
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
+    // "I'd really appreciate it if you could …" asks for the work it names; reading the prompt carefully is no work.
+    assert.deepEqual(requests('Hey, could you help me with something? Below is the raw transcript from our sync. I\'d really appreciate it if you could turn it into proper meeting minutes.\n\nTranscript:\n\nPriya: Hi all.'),
+      ["I'd really appreciate it if you could turn it into proper meeting minutes."]);
+    assert.ok(!requests("Hello! I moderate reviews. I'd really appreciate it if you could follow this carefully.\n\nLabel each review OK or REMOVE.").some((s) => s.includes('follow this')));
     // "Ich würde gerne, dass du …" is "I'd like you to …": before, the request went at 50% and the rules stayed.
     assert.deepEqual(requests('Hallo zusammen,\n\nich bin Teamleiter im Kundenservice. Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst. Bitte beachte folgende Regeln:\n\n- Kategorie: genau eine.\n- Keine Erstattung zusagen.'),
       ['Ich würde gerne, dass du den folgenden Chatverlauf klassifizierst.']);
