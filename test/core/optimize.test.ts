@@ -319,6 +319,22 @@ describe('core/optimize', () => {
     }
   });
 
+  it('keeps a turn that only acknowledges ("Daniel: Will do.") only with the turn before it, and never for its own sake', () => {
+    const turns = [
+      'Priya: The Q2 launch of the mobile checkout redesign is the main topic today.',
+      'Tomás: Engineering is at 70% of the stories; Apple Pay is the remaining big item, code complete on April 18.',
+      'Priya: Daniel, can you set up the conversion dashboard for the launch by April 30?',
+      'Daniel: Will do.',
+      'Hannah: Billing is frozen from April 21 to 25 for the quarter close, so nothing ships that week.',
+    ];
+    const text = `Turn this sync into minutes with decisions, owners and dates.\n\nTranscript:\n\n${turns.join('\n')}`;
+    // Before, at 33% "Daniel Kim: Will do." stood without the ask it answers (found by a reader).
+    for (let percent = 20; percent <= 90; percent += 10) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      if (out.includes('Daniel: Will do.')) assert.ok(out.includes('by April 30?\nDaniel: Will do.'), `${percent}%: ${out}`);
+    }
+  });
+
   it('keeps a reply in a transcript ("Greta: Sure, …") only with the turn it answers', () => {
     const turns = [
       'Sam: Okay, let us start with what went well in Sprint 42.',

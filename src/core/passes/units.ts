@@ -203,7 +203,12 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         if (sentence.speaker) {
           // The question ends the turn before ("… Fátima, você traz uma proposta?"): the reply comes with
           // that turn's last sentence, and it with its speaker.
-          if (lastTurnEnd && !whole.head && REPLY.test(text)) whole.head = lastTurnEnd;
+          // A turn that only acknowledges ("Daniel: Will do.", "Priya: Thanks, Daniel.") adds nothing to it.
+          const acknowledges = ACKNOWLEDGES.test(text) && !continuesLine(kept, sentence);
+          if (lastTurnEnd && !whole.head && (REPLY.test(text) || acknowledges)) {
+            whole.head = lastTurnEnd;
+            if (acknowledges) whole.score = 0;
+          }
           // A turn that opens on its topic alone ("Luis: Code reviews. Some PRs waited …") says it only with
           // what follows on its line.
           else if (TOPIC_TURN.test(text) && continuesLine(kept, sentence)) whole.score = 0;
@@ -514,6 +519,8 @@ const TOPIC_TURN = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’-]+\s*){1,3}[.!]?$/u;
 const BARE_QUESTION = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’,-]+\s*){1,6}[?？]$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])|^[^：:]{1,12}[：:]\s*(?:好的|好|没问题|没意见|可以|行|收到|同意|对|嗯|はい|了解|承知|わかりました|分かりました|大丈夫|いいえ|賛成)/iu;
+
+const ACKNOWLEDGES = /^[^:]{1,60}:\s*(?:thanks|thank you|will do|on it|sounds good|got it|noted|perfect|great|ok|okay|sure|cool)(?:,?\s+\p{Lu}[\p{L}'’-]*)?[\s.!]*$/iu;
 
 /** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
 function namesSourceOnly(text: string): boolean {
