@@ -247,8 +247,8 @@ const ANNOUNCING_WORDS = new Set(['here', 'below', 'following', 'this', 'these',
 function draftAfter(blocks: readonly Block[], start: number): Block[] {
   const opening = blocks[start];
   if (opening && isThematicBreak(opening)) {
-    const end = blocks.findIndex((b, k) => k > start && (isThematicBreak(b) || b.kind === 'heading'));
-    return end > start && isThematicBreak(blocks[end]!) ? blocks.slice(start + 1, end).filter((b) => b.kind === 'prose') : [];
+    const end = closingRule(blocks, start);
+    return end > start ? blocks.slice(start + 1, end).filter((b) => b.kind === 'prose') : [];
   }
   // A blockquote's paragraphs and the ">" lines between them.
   let end = start;
@@ -256,12 +256,22 @@ function draftAfter(blocks: readonly Block[], start: number): Block[] {
   return blocks.slice(start, end).filter((b) => b.kind === 'prose');
 }
 
+/**
+ * The thematic break that closes the text opened by the one at `start` ("---", a letter, "---"), with no
+ * heading between and at most `limit` blocks on; -1 for none.
+ */
+export function closingRule(blocks: readonly Block[], start: number, limit = Infinity): number {
+  let end = start + 1;
+  while (end < blocks.length && end - start <= limit && !isThematicBreak(blocks[end]!) && blocks[end]!.kind !== 'heading') end++;
+  return end < blocks.length && isThematicBreak(blocks[end]!) ? end : -1;
+}
+
 // What the user wrote and wants reworked: "my draft", "mon brouillon", "meinen Entwurf", "初稿", "下書き".
 const DRAFT = /(?<![\p{L}])(?:draft|borrador|brouillon|entwurf|rascunho|bozza)(?![\p{L}])|初稿|草稿|下書き|原稿|文面/iu;
-// A piece of writing put up to be graded or reworked: "Voici la copie (élève : Inès B.) :", "Here's my essay:", "Mein Aufsatz:".
 /** A field of a mail's header: "From: …", "Sent: …", "Betreff: …", "Asunto: …". */
 export const MAIL_HEADER = /^(?:from|to|cc|date|sent|subject|von|an|datum|gesendet|betreff|de|para|asunto|fecha|enviado|objet|envoyé|assunto|enviada)\s*:/iu;
 export const MAIL_SUBJECT = /^(?:subject|betreff|asunto|objet|assunto)\s*:/iu;
+// A piece of writing put up to be graded or reworked: "Voici la copie (élève : Inès B.) :", "Here's my essay:", "Mein Aufsatz:".
 const WRITTEN_WORK = /(?<![\p{L}])(?:essay|cover letter|copie|dissertation|rédaction|lettre de motivation|aufsatz|anschreiben|ensayo|redacción|carta de presentación|redação|carta de apresentação)(?![\p{L}])|作文|小論文|论文/iu;
 const DRAFT_TAG = /^(?:draft|entwurf|borrador|brouillon|rascunho)$/;
 // What the rewrite must do, over a list: "Contraintes pour la réécriture :", "Cosas que tiene que cumplir la nueva

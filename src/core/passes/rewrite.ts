@@ -326,14 +326,15 @@ function saysSomething(clause: string): boolean {
 // A clause of a Chinese or Japanese sentence with the comma that ends it.
 const WIDE_CLAUSE = /[^，、。！？；]+(?:[，、]|$)/gu;
 
+// A transcript line's speaker before its first clause: "王磊：".
+const SPEAKER_LABEL = /^[\p{L}\p{N}·・ ]{1,12}[：:]\s*/u;
+
 /**
  * Drops the clauses of a Chinese or Japanese sentence that are asides (a greeting, an apology, a hedge
  * about the writer: ASIDES, ASIDE_CLAUSE) and hold no request, limit or literal; never every clause (a
  * sentence of asides alone is isForeignAside's to judge). "大家好，不好意思又来麻烦了，这个需求领导催得比较急。"
  * → "这个需求领导催得比较急。" Returns whether anything was dropped.
  */
-const SPEAKER_LABEL = /^[\p{L}\p{N}·・ ]{1,12}[：:]\s*/u;
-
 function dropAsideClauses(pieces: Piece[]): boolean {
   const first = pieces[0];
   if (!first || first.locked || !/[\u3040-\u9fff]/.test(first.text)) return false;

@@ -2,7 +2,7 @@ import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceTex
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { ASKS, MAIL_HEADER, NEEDS, pinRequests } from './requests';
+import { ASKS, closingRule, MAIL_HEADER, NEEDS, pinRequests } from './requests';
 import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
@@ -228,12 +228,9 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
   for (let i = 1; i < blocks.length; i++) {
     const lead = blocks[i - 1]!;
     if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose' || !/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!))) continue;
-    let close = i + 1;
-    while (close < blocks.length && close - i <= MAX_QUOTED_PARAGRAPHS && !isThematicBreak(blocks[close]!)) close++;
-    if (close >= blocks.length || !isThematicBreak(blocks[close]!)) continue;
-    const inner = blocks.slice(i + 1, close);
-    if (inner.some((b) => b.kind === 'heading')) continue;
-    quoted.push(...inner.filter((b) => b.kind === 'prose'));
+    const close = closingRule(blocks, i, MAX_QUOTED_PARAGRAPHS);
+    if (close < 0) continue;
+    quoted.push(...blocks.slice(i + 1, close).filter((b) => b.kind === 'prose'));
     i = close;
   }
   return quoted;

@@ -10,7 +10,7 @@ import { Frames } from './frames';
 import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
 import { dropUnpairedTags, isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
-import { sentenceUnits, type Unit } from './units';
+import { sentenceUnits, withHeads, type Unit } from './units';
 
 /**
  * Pass 5: removes whole units — list items, sentences (with a task, clauses), few-shot examples and,
@@ -233,13 +233,11 @@ interface Selection {
 
 function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCost, filler }: Selection, clausesOf: Map<Sentence, Clause[]>, { budget, tokenizer }: Pick<PassContext, 'budget' | 'tokenizer'>): void {
   const slack = budget - tokenizer.count(render(doc));
-  // A whole unit whose heads are whole units too, up to one kept (or round a loop of heads, which no pass should make).
+  // A whole unit whose heads are whole units too, up to one kept.
   const whole = (unit: Unit): boolean => {
-    const seen = new Set<Unit>();
-    for (let u: Unit | undefined = unit; u && !seen.has(u); u = u.head) {
+    for (const u of withHeads(unit)) {
       if (u.clause !== undefined) return false;
       if (!u.head || keep.has(u.head)) return true;
-      seen.add(u);
     }
     return true;
   };
@@ -255,13 +253,13 @@ function refill(doc: Doc, units: readonly Unit[], { keep, covered, frames, byCos
 }
 
 const MIN_CLAUSE_ROOM = 8;
+const MAX_CLAUSE_SENTENCES = 16;
 
 /**
  * A question is asked by its last clause: "`customer_email` is `text`; does changing it force a rewrite?"
  * cut to its first clause became "`customer_email` is `text`?". It is kept whole or not at all.
  */
 const asks = (sentence: Sentence): boolean => /[?？][)"'”’»」]*\s*$/u.test(sentenceText(sentence));
-const MAX_CLAUSE_SENTENCES = 16;
 
 /** Whether a clause instructs or holds a constraint or something specific, is no aside, and cuts no code span. */
 function saysSomething(unit: Unit, texts: readonly string[]): boolean {

@@ -230,8 +230,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // kept alone: a letter of "Alex,\n\nJennifer" says nothing. The salutation comes with the text after it.
         if (salutation && !whole.head) (whole.head = salutation), attached.push(whole);
         salutation = undefined;
-        if (group[0]!.verbatim && kept.length === 1 && (SALUTATION.test(text) || SIGNATURE.test(text))) whole.score = 0;
-        if (group[0]!.verbatim && kept.length === 1 && SALUTATION.test(text)) salutation = whole;
+        const letterLine = !!group[0]!.verbatim && kept.length === 1;
+        if (letterLine && SALUTATION.test(text)) (whole.score = 0), (salutation = whole);
+        else if (letterLine && SIGNATURE.test(text)) whole.score = 0;
         units.push(whole);
         if (turn) lastTurnEnd = whole;
         previous = units[units.length - 1];
@@ -309,13 +310,18 @@ function isField(doc: Doc, i: number): boolean {
   return !!block && block.kind === 'prose' && !!block.verbatim && block.sentences.length === 1 && !!open?.tag && !open.tag.closing && open.tag.partner === doc.blocks[i + 1] && FIELD_TAG.test(open.tag.name);
 }
 
-/** Whether `to` is `unit` or one of the heads it is kept only with: a head there would make a loop. */
-function leadsTo(unit: Unit, to: Unit): boolean {
+/** `unit`, then each head it is kept only with, once each (a loop of heads, which no pass should make, ends). */
+export function* withHeads(unit: Unit): Generator<Unit> {
   const seen = new Set<Unit>();
   for (let u: Unit | undefined = unit; u && !seen.has(u); u = u.head) {
-    if (u === to) return true;
     seen.add(u);
+    yield u;
   }
+}
+
+/** Whether `to` is `unit` or one of the heads it is kept only with: a head there would make a loop. */
+function leadsTo(unit: Unit, to: Unit): boolean {
+  for (const u of withHeads(unit)) if (u === to) return true;
   return false;
 }
 
@@ -331,8 +337,8 @@ const SIGNATURE = /^(?:(?:Best|Best regards|Kind regards|Warm regards|Regards|Ch
  */
 function joinClosedSets(doc: Doc, units: Unit[]): void {
   const blocks = doc.blocks.filter((b) => !b.removed);
-  const ownerOf = new Map<Sentence, Unit>();
-  for (const unit of units) for (const sentence of unit.sentences ?? []) ownerOf.set(sentence, unit);
+  // Which unit holds each sentence: built once, and only for a prompt with a closed set.
+  let ownerOf: Map<Sentence, Unit> | undefined;
   blocks.forEach((leadIn, i) => {
     if (!endsOnColon(leadIn) || !closesSet(leadIn)) return;
     const indent = indentOf(blocks[i + 1]?.prefix ?? '');
@@ -342,7 +348,11 @@ function joinClosedSets(doc: Doc, units: Unit[]): void {
       items.push(blocks[k]!);
     }
     const inSet = new Set(items.flatMap((b) => b.sentences));
-    const owners = [...new Set([...inSet].map((s) => ownerOf.get(s)).filter((u): u is Unit => !!u))];
+    if (!ownerOf) {
+      ownerOf = new Map();
+      for (const unit of units) for (const sentence of unit.sentences ?? []) ownerOf.set(sentence, unit);
+    }
+    const owners = [...new Set([...inSet].map((s) => ownerOf!.get(s)).filter((u): u is Unit => !!u))];
     if (owners.length < 2 || owners.some((unit) => unit.sentences!.some((s) => !inSet.has(s)))) return;
     owners.sort((a, b) => units.indexOf(a) - units.indexOf(b));
     mergeUnits(units, owners);

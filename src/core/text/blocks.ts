@@ -605,19 +605,17 @@ class Scanner {
     return state.src.charCodeAt(state.bMarks[k]! + state.tShift[k]!);
   }
 
-  /** Cheap test before SPLIT: `>`, `•`, or a one-character marker before `.`/`)`, or digits. */
   /**
    * A quoted line that goes on with the sentence the line before left open ("> The outage lasted 2 hours and
    * was", "> caused by a failed failover."): a hard-wrapped paragraph of the quote, not a line of its own.
    */
   private wrapsQuote(k: number): boolean {
-    const line = this.line(k);
-    return QUOTE_WRAP.test(line) && !SENTENCE_END.test(this.line(k - 1));
+    return QUOTE_WRAP.test(this.line(k)) && !SENTENCE_END.test(this.line(k - 1));
   }
 
+  /** Cheap test before SPLIT: `>`, `•`, a Japanese `・` or `●`, or a one-character marker before `.`/`)`, or digits. */
   private maySplit(k: number): boolean {
     const c = this.firstChar(k);
-    // ">", "•", a Japanese "・" or "●" bullet, digits.
     if (c === 0x3e || c === 0x2022 || c === 0x30fb || c === 0x25cf || (c >= 0x30 && c <= 0x39)) return true;
     const d = this.state.src.charCodeAt(this.state.bMarks[k]! + this.state.tShift[k]! + 1);
     return d === 0x2e || d === 0x29;
