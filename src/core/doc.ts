@@ -314,8 +314,8 @@ function isStraySpacer(blocks: readonly Block[], i: number): boolean {
 
 /**
  * The thematic breaks ("---") that separated text that went: nothing kept between one and the break (or
- * the start) before it, or nothing kept after it. A run of them is no separator, and a break that opens
- * the output would read as front matter. One pass forward, then the last block.
+ * the start) before it, or nothing kept after it, unless it closes a quote. A run of them is no separator,
+ * and a break that opens the output would read as front matter. One pass forward, then the last block.
  */
 function strayRules(blocks: readonly Block[]): Set<Block> {
   const stray = new Set<Block>();
@@ -328,7 +328,15 @@ function strayRules(blocks: readonly Block[]): Set<Block> {
   }
   let last = blocks.length - 1;
   while (last >= 0 && isGone(blocks[last]!)) last--;
-  if (last >= 0 && last < blocks.length - 1 && isThematicBreak(blocks[last]!)) stray.add(blocks[last]!);
+  // The last break stays when it closes the quote a kept break opened ("---", the letter, "---"); breaks
+  // between sections ("---", "## C") open nothing.
+  let opened = false;
+  for (let k = 0; k < last; k++) {
+    const block = blocks[k]!;
+    if (block.kind === 'heading' && !isGone(block)) opened = false;
+    else if (isThematicBreak(block) && !isGone(block) && !stray.has(block)) opened = !opened;
+  }
+  if (last >= 0 && last < blocks.length - 1 && isThematicBreak(blocks[last]!) && !opened) stray.add(blocks[last]!);
   return stray;
 }
 

@@ -131,6 +131,8 @@ class Scanner {
   private readonly lastCloser: { '`': number; '~': number } = { '`': -1, '~': -1 };
   /** First line not yet inside a range. */
   private next = 0;
+  /** Thematic breaks since the last heading: an odd count means a `---` opened a quoted text still open. */
+  private breaks = 0;
   /**
    * Built on the first tag line: the lines of each closing tag by name, and how many unified-diff lines
    * stand before each line, so that finding a tag pair that holds code costs no scan of the text per tag.
@@ -307,6 +309,7 @@ class Scanner {
       case 'html_block':
         return this.html(i, end, to);
       case 'hr':
+        this.breaks++;
         return this.emit('markup', i, end);
       case 'heading_open':
         return this.heading(first, i, end);
@@ -382,10 +385,14 @@ class Scanner {
 
   private heading(token: Token, a: number, b: number): number {
     // A setext underline below several lines is a separator under a paragraph, not a title.
-    if ((token.markup === '=' || token.markup === '-') && b - a > 2) {
+    // So is a `---` under a line after a `---` that opened a quoted text ("---", the letter, "Daniela", "---"):
+    // it closes the quote, its last line the signature.
+    if ((token.markup === '=' || token.markup === '-') && (b - a > 2 || (token.markup === '-' && this.breaks % 2 === 1))) {
       this.paragraph(a, b - 1);
+      this.breaks++;
       return this.emit('markup', b - 1, b);
     }
+    this.breaks = 0;
     return this.emit('heading', a, b);
   }
 

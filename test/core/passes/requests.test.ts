@@ -139,6 +139,26 @@ describe('core/passes/requests: the draft the prompt announces is its input', ()
     }
   });
 
+  it('reads a signature right above the closing rule as the letter\'s last line, not a heading', () => {
+    // "Daniela" over "---" is a setext heading to CommonMark: the letter had no closing rule, so at 100% its
+    // "I really hope you can sort this out.", its signature and the rule itself went, and "really not" became "not".
+    const text = [
+      'Could you rewrite the email below so it sounds firm but professional? Keep it under 200 words.',
+      "Here's my draft:",
+      '---\nHi Tom,',
+      "I'm writing AGAIN about PO-88213. This is really not acceptable. We need the 12,000 cartons by 4 November.",
+      'I really hope you can sort this out.',
+      'Daniela\n---',
+      'Thanks a lot in advance, this really helps!',
+    ].join('\n\n');
+    const letter = text.slice(text.indexOf('---'), text.lastIndexOf('---') + 3);
+    for (const mode of ['strict', 'relaxed'] as const) {
+      const out = optimize({ text, budget: '100%', mode }).text;
+      assert.ok(out.includes(letter), `${mode}\n${out}`);
+      assert.ok(!out.includes('Thanks a lot'), out);
+    }
+  });
+
   it('keeps a blockquoted or quoted draft whole in relaxed mode, and ranks it first in strict mode', () => {
     const zh = [
       '你好，麻烦帮我改一封商务邮件，谢谢！',
