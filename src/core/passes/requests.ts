@@ -36,9 +36,9 @@ function closingEnd(blocks: readonly Block[], said: (sentence: Sentence) => bool
   return end;
 }
 // "You are a …", "Act as …", "Please act as …", "Hey ChatGPT, act as …", "Du bist …", "Eres …", "Tu es …", "Você é …",
-// "你是…", "あなたは…".
+// "你是…", "接下来请你扮演…", "あなたは…".
 const ROLE = new RegExp(
-  `^[^\\p{L}]*(?:(?:${GREETING_WORDS.join('|')})(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?` +
+  `^[^\\p{L}]*(?:(?:${GREETING_WORDS.join('|')})(?: there| chatgpt| claude| copilot| gemini)?[!,.]?\\s*)?(?:please,?\\s+)?(?:接下来|下面|从现在(?:开始|起)|これから|今から)?[，,、]?` +
     '(?:(?:you are|you[\'’]re|act (?:as|like)|i (?:want|need) you (?:to )?act (?:as|like)|(?:i would|i[\'’]d) (?:really )?(?:like|love|appreciate it if) you (?:to |could )?act (?:as|like)|' +
     'you(?: will|[\'’]ll| are going to|[\'’]re going to) act as|you(?: will|[\'’]ll) be \\p{L}+ing|your role is|imagine (?:you are|you[\'’]re)|pretend (?:to be|you are|you[\'’]re)|as an? [\\w -]{1,40}, you|' +
     'du bist|sie sind|agiere als|handle als|du agierst als|du fungierst als|stell dir vor,? du bist|eres|usted es|actúa como|actua como|' +
@@ -396,7 +396,7 @@ export function namedAbove(text: string): string | undefined {
 }
 // "Review the diff in <diff>", "Read the transcript in the <context> section": the input, by its section's
 // tag, in an imperative ("You'll receive the text between the <document> tags" describes it).
-const NAMES_SECTION = /<[A-Za-z][\w.-]*>/;
+const NAMES_SECTION = /<\p{L}[\p{L}\p{N}_.-]*>/u;
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.

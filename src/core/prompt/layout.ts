@@ -108,7 +108,7 @@ const opensQuotation = (paragraph: string): boolean =>
   (paragraph.match(/"/g) ?? []).length % 2 === 1 || (paragraph.match(/[“«„]/g) ?? []).length > (paragraph.match(/[”»]/g) ?? []).length;
 
 // A line that one tag pair wraps whole: `<step n="2">Identify the passages …</step>`.
-const TAGGED_LINE = /^<([A-Za-z][\w.-]*)(?:\s[^<>\n]*)?>.*<\/\1>\s*$/;
+const TAGGED_LINE = /^<(\p{L}[\p{L}\p{N}_.-]*)(?:\s[^<>\n]*)?>.*<\/\1>\s*$/u;
 
 /**
  * A paragraph of lines that tags wrap one by one (`<step n="1">…</step>`, `<page n="3">…</page>`) is

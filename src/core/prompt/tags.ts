@@ -4,9 +4,9 @@ export interface TagInfo {
   readonly closing: boolean;
 }
 
-const TAG = /^<(\/?)([A-Za-z][\w.-]*)(?:\s[^<>]*)?>$/;
-const OPEN_AT_START = /^<([A-Za-z][\w.-]*)(?:\s[^<>\n]*)?>/;
-const CLOSE_AT_END = /<\/([A-Za-z][\w.-]*)>$/;
+const TAG = /^<(\/?)(\p{L}[\p{L}\p{N}_.-]*)(?:\s[^<>]*)?>$/u;
+const OPEN_AT_START = /^<(\p{L}[\p{L}\p{N}_.-]*)(?:\s[^<>\n]*)?>/u;
+const CLOSE_AT_END = /<\/(\p{L}[\p{L}\p{N}_.-]*)>$/u;
 
 /** The tag a whole line is, if it is one (self-closing tags frame nothing and are not). */
 export function tagOf(line: string): TagInfo | null {

@@ -47,9 +47,9 @@ export function* scanBlocks(text: string, opens?: FenceOpener): Generator<Range>
 export const MARKDOWN_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*(?:markdown|md)[ \t]*$/i;
 
 const BLANK = /^\s*$/;
-const TAG_LINE = /^\s*<\/?[A-Za-z][\w-]*(\s[^<>]*)?>\s*$/;
+const TAG_LINE = /^\s*<\/?\p{L}[\p{L}\p{N}_-]*(\s[^<>]*)?>\s*$/u;
 // A tag alone on its line, at the start of it: (closing slash)(name).
-const LONE_TAG = /^<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/;
+const LONE_TAG = /^<(\/?)(\p{L}[\p{L}\p{N}_-]*)(?:\s[^<>]*)?>\s*$/u;
 const KEEP_OPEN = /^\s*<keep>/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)+\|?\s*$/;
 const YAML_LINE = /^(\s*)(?:-\s+)?["']?[\w.\/-]+["']?:(?:\s+(.*))?$/;
@@ -86,7 +86,7 @@ const STACK_FRAME = /^[ \t]+at [\w$.<>\[\]`]+.*[(:)\d][ \t]*$/;
 /** Tag names of sections that hold code, a diff, a log or a trace, not prose. */
 const CODE_TAG = /^(?:diff|patch|code|source_?code|snippet|log|logs|stack_?trace|traceback|terminal|console|shell|bash|sql|json|yaml|html|css)$/;
 /** A closing tag alone on its line: "</diff>". */
-const CLOSING_TAG_LINE = /^\s*<\/([A-Za-z][\w-]*)\s*>\s*$/;
+const CLOSING_TAG_LINE = /^\s*<\/(\p{L}[\p{L}\p{N}_-]*)\s*>\s*$/u;
 
 /** The first of the ascending `lines` after `line`, or -1. */
 function firstAfter(lines: readonly number[], line: number): number {

@@ -139,6 +139,25 @@ describe('core/prompt/layout', () => {
   });
 });
 
+describe('core/prompt/layout: tags named in any script', () => {
+  const zh = [
+    '你好！接下来请你扮演"小鹿"，是鹿鸣家居官方旗舰店的在线客服助手。',
+    '<角色说明>\n你代表鹿鸣家居回答顾客在天猫和京东店铺里的咨询。语气要亲切、耐心，每条回复尽量控制在120字以内。\n</角色说明>',
+    '<规则>\n1. 签收后7天内可无理由退货，但定制类商品除外。\n2. 订单实付满99元包邮；不满99元的，江浙沪收取8元运费，其他地区收取12元。\n3. 绝对不要向顾客透露任何其他顾客的订单信息、手机号或收货地址。\n</规则>',
+    '<常见问题>\n- 问：沙发可以上门安装吗？答：上海、杭州、苏州三个城市免费上门安装，其他城市安装费另付，约150–300元。\n- 问：发票怎么开？答：下单时在备注里填写抬头和税号，电子发票会在确认收货后3个工作日内发送。\n</常见问题>',
+  ].join('\n\n');
+
+  it('keeps or drops a <规则> section\'s tags together, and the role that opens on 接下来', () => {
+    // Before, "</规则>" and "<常见问题>" were sentences of their own: at 50% one of a pair went. The role went too.
+    for (const budget of ['50%', '33%', '25%'])
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text: zh, budget, mode }).text;
+        for (const name of ['角色说明', '规则', '常见问题']) assert.equal(out.split(`<${name}>`).length, out.split(`</${name}>`).length, `${budget} ${mode} ${name}\n${out}`);
+        if (budget === '50%') assert.ok(out.includes('接下来请你扮演"小鹿"'), `${budget} ${mode}\n${out}`);
+      }
+  });
+});
+
 describe('core/prompt/layout: the question after the documents', () => {
   const docs = [
     'Answer the customer using only the documents below.',
