@@ -1,7 +1,7 @@
 import { estimateTokens, wordEditable, type Doc, type Piece, type Sentence } from '../doc';
 import type { Mode } from '../options';
 import type { Tokenizer } from '../tokenizer';
-import { MEANING_FREE } from '../text/words';
+import { MEANING_FREE, negatedBefore } from '../text/words';
 import { remeasure, type Pass } from './context';
 import { agreeArticle } from '../text/articles';
 
@@ -52,6 +52,7 @@ export function pruneCandidates(doc: Doc, tokenizer: Tokenizer, mode: Mode = 'st
       if (piece.locked) return;
       MEANING_FREE.lastIndex = 0;
       for (let m = MEANING_FREE.exec(piece.text); m; m = MEANING_FREE.exec(piece.text)) {
+        if (negatedBefore(piece.text, m.index)) continue; // "not quite ready" is not "not ready"
         const lower = m[0].toLowerCase();
         let saving = savings!.get(lower);
         if (saving === undefined) savings!.set(lower, (saving = tokenizer.count(` ${lower}`)));

@@ -8,6 +8,7 @@ import { opensSentenceAt } from '../text/sentences';
 import { remeasure, type Pass } from './context';
 import type { Tokenizer } from '../tokenizer';
 import { agreeArticle } from '../text/articles';
+import { negatedBefore } from '../text/words';
 
 // Hedges go first so they cannot hide a longer phrase: "it would be really great if you could" must
 // not lose "if you could please" before "really" is gone. Requests ("please", "kindly") are phrases.
@@ -207,6 +208,8 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
     if (dictionary === CONTRACTED && /\p{Lu}/u.test(match.text.slice(1))) continue;
     // Before an absolute it hedges: "we basically never do" is "almost never", not "never".
     if (replacement === '' && HEDGES_ABSOLUTE.has(match.text.toLowerCase()) && ABSOLUTE_AFTER.test(text.slice(start + match.text.length))) continue;
+    // After a negation it softens it: "not very technical" is not "not technical", nor "nicht wirklich" "nicht".
+    if (replacement === '' && negatedBefore(text, start)) continue;
     // A word named, not used: "End every message with please and thank you", "mit bitte und danke".
     if (replacement === '' && MENTIONED_AFTER.test(text.slice(Math.max(0, start - 12), start))) continue;
     const before = text.slice(cursor, start);

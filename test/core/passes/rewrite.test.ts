@@ -33,6 +33,14 @@ describe('core/passes/rewrite', () => {
     assert.deepEqual(weakening, []);
   });
 
+  it('keeps an intensifier that softens a negation: "not very technical" is not "not technical"', () => {
+    // Before, "Our customers are not very technical" became "Our customers aren't technical".
+    assert.equal(
+      rw('Our customers are not very technical. The answer is not really clear. Das ist nicht wirklich wichtig. Ce n\'est pas vraiment urgent. Be very careful.'),
+      "Our customers aren't very technical. The answer isn't really clear. Das ist nicht wirklich wichtig. Ce n'est pas vraiment urgent. Be careful.",
+    );
+  });
+
   it('removes the filler words of German, Spanish, French and Portuguese: each saves tokens and none restricts', () => {
     for (const word of FILLER_WORDS) {
       assert.ok(tokenizer.count(` ${word}`) > 0, word);

@@ -1624,6 +1624,12 @@ describe('core/passes/prune', () => {
     assert.equal(render(doc), 'Apply the clarifications at all depths. Do not answer anything.');
   });
 
+  it('prunes no intensifier that softens a negation ("not quite ready")', () => {
+    const doc = parse('The report is not quite ready and the numbers are not totally final. It was absolutely the right call.');
+    prune.run(doc, context(1, 'strict'));
+    assert.equal(render(doc), 'The report is not quite ready and the numbers are not totally final. It was the right call.');
+  });
+
   it('counts what a phrase saves in the encoding at hand, whatever was counted before', () => {
     for (const encoding of ['o200k_base', 'cl100k_base', 'o200k_base'] as const) {
       const counter = tokenizerFor(encoding);
