@@ -104,8 +104,11 @@ function sectionExamples(ranges: readonly PromptRange[], text: string): Span[] {
 // under an examples heading, an example of what to write, whole.
 const QUOTED = /^(?:"[^"\n]+"|“[^“”\n]+”|«[^«»\n]+»|„[^„“\n]+“)$/u;
 
-const opensQuotation = (paragraph: string): boolean =>
-  (paragraph.match(/"/g) ?? []).length % 2 === 1 || (paragraph.match(/[“«„]/g) ?? []).length > (paragraph.match(/[”»]/g) ?? []).length;
+const opensQuotation = (paragraph: string): boolean => {
+  // German quotes close on the mark English opens with: „Umzug melden“ is closed.
+  const rest = paragraph.replace(/„[^„“”\n]*[“”]/g, '');
+  return (rest.match(/"/g) ?? []).length % 2 === 1 || (rest.match(/[“«„]/g) ?? []).length > (rest.match(/[”»]/g) ?? []).length;
+};
 
 // A line that one tag pair wraps whole: `<step n="2">Identify the passages …</step>`.
 const TAGGED_LINE = /^<(\p{L}[\p{L}\p{N}_.-]*)(?:\s[^<>\n]*)?>.*<\/\1>\s*$/u;

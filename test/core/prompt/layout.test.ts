@@ -113,6 +113,11 @@ describe('core/prompt/layout', () => {
     // Hard-wrapped prose under an examples heading stays prose: its lines end mid-sentence.
     const wrapped = '## Examples\n\nThe examples below show how a reviewer\nlabels reviews that mention a courier.';
     assert.deepEqual(shape(wrapped), ['heading: ## Examples', 'prose: The examples below show how a reviewer\nlabels reviews that mention a courier.']);
+    // German quotes („Umzug melden“) close: the turn is whole. Before, it read as an open quotation and the
+    // example was prose, which lost "Lina: Vielen Dank für Ihre Nachricht." at 100%.
+    const de = '# Beispiel\n\nKunde: Ich ziehe am 1. März um, was muss ich tun?\nLina: Vielen Dank für Ihre Nachricht. Bitte nutzen Sie „Umzug melden“ im Portal.';
+    assert.deepEqual(shape(de), ['heading: # Beispiel', `example: ${de.slice(de.indexOf('Kunde'))}`]);
+    assert.ok(optimize({ text: `Du bist Lina, die Assistentin der Stadtwerke.\n\n${de}`, budget: '100%' }).text.includes(de));
   });
 
   it('pins a trailing labelled question whose label says where it comes from ("Question (from a developer …):")', () => {
