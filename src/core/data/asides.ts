@@ -100,7 +100,10 @@ export const ASIDE_GUARD = new RegExp(
     'ne|n[’\']|jamais|seulement|uniquement|toujours|doi\\p{L}+|sans|sauf|veuillez|merci de|merci d[’\'](?!avance)|' +
     'não|nunca|apenas|somente|sempre|deve\\p{L}*|sem|exceto|' +
     // Limits: "no máximo um por e-mail", "höchstens drei", "au plus deux".
-    'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo)(?![\\p{L}])|' +
+    'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo|' +
+    // What to keep in mind, beside the thanks: "Gracias por todo, y recuerda que lo más importante es …".
+    'recuerda|recuerde|recordad|olvides|olvide|rappelle-toi|rappelez-vous|souviens-toi|souvenez-vous|denk daran|denken sie daran|vergiss|lembra|lembre|lembrem|esqueça|' +
+    'más importante|plus important|mais importante|wichtigste|am wichtigsten)(?![\\p{L}])|' +
     // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
     // and not 请教 ("to ask someone's advice").
     '请(?!教|你喝|你吃|多包涵)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|(?<!いた)だけ|禁止|[\\p{N}]|' +

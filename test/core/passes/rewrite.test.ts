@@ -41,6 +41,16 @@ describe('core/passes/rewrite', () => {
     );
   });
 
+  it('keeps thanks that go on to say what to keep in mind ("Gracias por todo, y recuerda que …")', () => {
+    // Before, at 100% the whole sentence went as an aside, and with it what matters most.
+    for (const text of [
+      'Responde siempre en español. Gracias por todo, y recuerda que lo más importante es que el empleado se sienta escuchado.',
+      'Réponds toujours en français. Merci beaucoup, et rappelle-toi que le plus important est que le client se sente écouté.',
+      'Antworte immer auf Deutsch. Danke dir, und denk daran: das Wichtigste ist, dass der Kunde sich verstanden fühlt.',
+    ])
+      assert.equal(rw(text), text);
+  });
+
   it('removes the filler words of German, Spanish, French and Portuguese: each saves tokens and none restricts', () => {
     for (const word of FILLER_WORDS) {
       assert.ok(tokenizer.count(` ${word}`) > 0, word);
