@@ -72,9 +72,12 @@ export function rankSentences(doc: Doc): RankedSentence[] {
   const types = doc.english ? answerTypes(doc.task) : [];
   const contributions = query.length ? bm25Terms(ranked.map((r) => termsOf(sentenceWords(r.sentence), doc.english)), query) : [];
   const own = contributions.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
+  // Relevance is measured against the best sentence selection can choose: a pinned question that restates
+  // the task ("Employee question: … mileage?") would make the fact that answers it look half relevant.
   let maxOwn = 0;
-  for (const v of own) if (v > maxOwn) maxOwn = v;
-  const relevance = query.length && maxOwn > 0 ? own.map((v) => v / maxOwn) : null;
+  own.forEach((v, i) => { if (v > maxOwn && !ranked[i]!.sentence.pinned) maxOwn = v; });
+  if (maxOwn === 0) for (const v of own) if (v > maxOwn) maxOwn = v;
+  const relevance = query.length && maxOwn > 0 ? own.map((v) => Math.min(1, v / maxOwn)) : null;
   // Without a task, the question the prompt closes on says which of its documents matter: "… already talked
   // to their bank about it. What should the agent do?" over four retrieved documents.
   const asked = relevance ? null : askedOfMaterial(ranked, doc.english);

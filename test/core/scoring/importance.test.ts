@@ -131,3 +131,26 @@ describe('core/scoring/importance with a task', () => {
     }
   });
 });
+
+describe('core/scoring/importance: a task the closing question restates', () => {
+  it('measures relevance against what selection can choose, not against the pinned question', () => {
+    // Before, "Employee question: … mileage?" set the scale: the fact that answers it scored below a rule about
+    // TOIL, and at 33% the answer went while three unrelated facts stayed.
+    const text = [
+      'You are an assistant for the HR team at Brightwater Logistics, a freight company with about 1,400 employees across 6 depots in the UK.',
+      "Answer the employee's question using only the policy facts listed below.",
+      'Policy facts:\n1. Annual leave requests must be submitted at least 14 days in advance, unless the request is for 1 day or less.\n' +
+        '2. Up to 5 unused days can be carried over into the next leave year; the leave year runs from 1 April to 31 March.\n' +
+        '3. TOIL must be taken within 3 months of being earned, otherwise it expires.\n' +
+        '4. Mileage is reimbursed at 45p per mile for the first 10,000 miles in a tax year and 25p after that.\n' +
+        '5. Shift swaps between drivers need approval from the depot manager, not from HR.',
+      'Never share personal data. Be friendly, but keep answers under 80 words.',
+      'Employee question: "I did 12,500 miles for work this year, how much do I get back for mileage?"',
+    ].join('\n\n');
+    const task = 'How much mileage reimbursement do I get for 12,500 miles this tax year?';
+    const ranked = rankSentences(segment(text, task, tokenizerFor('o200k_base')));
+    const score = (start: string) => ranked.find((r) => sentenceText(r.sentence).startsWith(start))!.score;
+    for (const other of ['Annual leave requests', 'Up to 5 unused days', 'TOIL must be taken', 'Shift swaps between'])
+      assert.ok(score('Mileage is reimbursed') > score(other), other);
+  });
+});
