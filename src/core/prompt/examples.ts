@@ -95,6 +95,12 @@ export function lastAnswer(example: string): string | undefined {
   return label ? last.slice(label[0].length).trim() : undefined;
 }
 
+/** Words of a label's value; Chinese and Japanese, without spaces, count about a word per two characters. */
+function wordCount(text: string): number {
+  const wide = text.match(/[\u3040-\u30ff\u3400-\u9fff]/g)?.length ?? 0;
+  return text.split(/\s+/).filter(Boolean).length + Math.floor(wide / 2);
+}
+
 /**
  * Labels this prompt uses in pairs: a label that is followed by the same other label at least twice
  * ("Ticket: …" then "Queue: …") asks, and the one after it answers — with an answer as short as a
@@ -112,7 +118,7 @@ function learnPairs(items: readonly LineItem[]): Map<string, 'q' | 'a'> {
     const match = ANY_LABEL.exec(item.text);
     if (!match) continue;
     const label = match[1]!.toLowerCase();
-    const words = item.text.slice(match[0].length).split(/\s+/).filter(Boolean).length;
+    const words = wordCount(item.text.slice(match[0].length));
     if (previous && previous.label !== label) {
       const key = `${previous.label}\u0000${label}`;
       const pair = pairs.get(key) ?? { count: 0, asked: 0, answered: 0 };

@@ -73,6 +73,22 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape(notes).slice(-1), ['prose📌: Texto: "NF-e 000913, total R$ 3.622,50."\nSaída:']);
   });
 
+  it('learns the labels of Japanese examples and pins the unanswered one at the end as the final input', () => {
+    // Without spaces a review counted as one word, too short for an input: the final review was prose and went at 50%.
+    const example = (review: string, category: string) => `レビュー：${review}\nカテゴリ：${category}`;
+    const text = [
+      'お客様レビューを次のカテゴリのどれか1つに分類してください：商品品質、配送、価格、その他。',
+      example('届いた冷蔵庫の扉にへこみがありました。箱は綺麗だったので、工場の段階だと思います。', '商品品質'),
+      example('注文から10日たってやっと届きました。追跡番号もずっと更新されませんでした。', '配送'),
+      example('他店より5,000円も安く、ポイントも10%ついたので大満足です！', '価格'),
+      'カテゴリ名だけを1行で出力してください。',
+      example('洗濯機は静かで気に入っていますが、設置に来た業者さんが床に傷をつけて帰っていきました。', ''),
+    ].join('\n\n');
+    const shapes = shape(text);
+    assert.equal(shapes.filter((s) => s.startsWith('example:')).length, 3, shapes.join('\n'));
+    assert.ok(shapes.at(-1)!.startsWith('prose📌: レビュー：洗濯機'), shapes.join('\n'));
+  });
+
   it('takes no turn of a transcript, no field of a record and no rule with an arrow for an example', () => {
     const transcript =
       'Transcript:\n\nIines: We have seven clinics now and the booking tool is slow every Monday morning.\n\nMe: What is the main frustration?\n\n' +
