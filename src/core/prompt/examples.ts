@@ -22,6 +22,9 @@ const ANSWER_SIDE = LABEL(
 // "Example 2:", "Example.", "Second example." over an example's input.
 const EXAMPLE_HEADER = /^(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:first|second|third|fourth|fifth|another|one more|last)\s+)?(?:example|sample|beispiel|ejemplo|exemple|exemplo|例|示例)(?:\s*#?\d+\s*[:：.]?|\s*[:：.])(?:\*\*|__)?(?:\s|$)/i;
 
+// The answer's label after the question on the same line, with an answer after it.
+const INLINE_ANSWER = /(?:[.?!。？！)"”」]\s*|\s)(?:\*\*|__)?(?:a|answer|antwort|respuesta|réponse|resposta|答|回答|答案)(?:\*\*|__)?\s*[:：]\s*\S/iu;
+
 /** A line that opens with a question-side or answer-side label, or an example header. */
 export const isExampleLabel = (line: string): boolean => QUESTION_SIDE.test(line) || ANSWER_SIDE.test(line) || EXAMPLE_HEADER.test(line);
 
@@ -187,6 +190,13 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
     }
     const header = EXAMPLE_HEADER.test(text);
     const side = header ? null : sideOf(text);
+    // "- Q: Do you ship abroad? A: Only to the EU.", "问：发票怎么开？答：…": a whole example on one line.
+    if (side === 'q' && INLINE_ANSWER.test(text.slice(ANY_LABEL.exec(text)?.[0].length ?? 0))) {
+      close();
+      examples.push({ start, end });
+      state.pending = null;
+      continue;
+    }
     const label = ANY_LABEL.exec(text);
     const bare = label !== null && text.slice(label[0].length).trim() === '';
     if (header || (side === 'q' && group?.answered)) close();

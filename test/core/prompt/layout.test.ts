@@ -73,6 +73,24 @@ describe('core/prompt/layout', () => {
     assert.deepEqual(shape(notes).slice(-1), ['prose📌: Texto: "NF-e 000913, total R$ 3.622,50."\nSaída:']);
   });
 
+  it('takes a question answered on its own line ("Q: … A: …", "问：…？答：…") for an example, not for the final input', () => {
+    // Before, an FAQ of such lines was pinned as the final input: relaxed mode kept it whatever the budget.
+    assert.deepEqual(shape('Answer questions about our store.\n\nFAQ:\n- Q: Do you ship abroad? A: Only to the EU and the UK.\n- Q: Can I return sale items? A: Yes, within 14 days.\n\nBe brief.'), [
+      'prose: Answer questions about our store.',
+      'prose: FAQ:',
+      'example: - Q: Do you ship abroad? A: Only to the EU and the UK.',
+      'example: - Q: Can I return sale items? A: Yes, within 14 days.',
+      'prose: Be brief.',
+    ]);
+    assert.deepEqual(shape('常见问题：\n- 问：发票怎么开？答：下单时在备注里填写抬头和税号。\n- 问：沙发可以上门安装吗？答：上海免费上门安装。'), [
+      'prose: 常见问题：',
+      'example: - 问：发票怎么开？答：下单时在备注里填写抬头和税号。',
+      'example: - 问：沙发可以上门安装吗？答：上海免费上门安装。',
+    ]);
+    // Still the final input: the question whose answer is left for the model.
+    assert.ok(shape('Q: What is 2+2? A: 4\n\nQ: What is 3+3? A:').at(-1)!.startsWith('prose📌: Q: What is 3+3?'));
+  });
+
   it('learns the labels of Japanese examples and pins the unanswered one at the end as the final input', () => {
     // Without spaces a review counted as one word, too short for an input: the final review was prose and went at 50%.
     const example = (review: string, category: string) => `レビュー：${review}\nカテゴリ：${category}`;
