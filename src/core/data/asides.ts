@@ -25,7 +25,7 @@ const EUROPEAN = [
   'si no es (?:mucha )?molestia',
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
-  'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que vous allez bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
+  'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que (?:vous allez|tu vas) bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
   'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
@@ -35,7 +35,8 @@ const EUROPEAN = [
   'muito obrigad[oa]', 'como (?:vai|está|estás)(?: você)?(?=\\s*[?!])', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
-  '(?:tudo )?beleza(?=\\s*\\?)',
+  '(?:tudo )?beleza(?=\\s*\\?)', 'seria (?:ótimo|incrível|muito bom) se (?:você|vocês) (?:pudesse|pudessem) me ajudar(?: com isso)?',
+  'acho que é tudo', 'se (?:tiveres|tiver|tiverem) (?:alguma|qualquer) dúvida,? (?:diz-me|me diga|diga|avisa|pergunta)',
   'se não (?:for|fosse) (?:muito )?(?:incômodo|pedir muito)', 'se puder(?:em)? me ajudar', 'agradeço (?:demais|muito|imensamente)', 'queria pedir uma ajud(?:a|inha)',
   // Help asked for, not yet named: "mas preciso de uma ajudinha rápida" ("… de ajuda com um contrato" names it).
   '(?:mas )?preciso de uma ajud(?:a|inha)(?: rápida)?(?!\\s+(?:com|para|em|no|na)(?![\\p{L}]))',
@@ -43,6 +44,8 @@ const EUROPEAN = [
 const WIDE = [
   // Japanese
   'こんにちは', 'こんばんは', 'おはようございます', 'お疲れ様', 'お世話になって', 'よろしくお願い', 'ありがとうございま', 'すみません', '恐縮', '恐れ入ります', '申し訳', 'ご不明な点', 'お気軽に', 'お知らせください', 'ご連絡ください', 'また何かあれば', 'ご連絡します', 'お手数',
+  // "以上です。" closes a message; not "3日以上です" (three days or more).
+  '(?<![\\p{N}\\p{Script=Han}\\p{Script=Katakana}])以上(?:です|になります|となります)(?=[。！!]*$)',
   // Chinese
   '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些', '(?:如果[^，。]{0,12}?)?(?:还)?请?多多?包涵',
   // "如果有任何不清楚的地方，请直接问我": what English says as "let me know if anything is unclear".
@@ -59,7 +62,8 @@ const GREETINGS = [
 ];
 // "That's all", said as the whole sentence: "Das ist eigentlich schon alles.", "Eso es todo.", "Voilà, c'est tout.", "É isso.".
 const THATS_ALL = [
-  'das (?:ist|wär|wäre|war)(?: es)?(?: eigentlich| auch| dann| so)?(?: schon)? alles', '(?:y )?eso es todo(?: por ahora)?',
+  'das (?:ist|wär|wäre|war)(?: es)?(?: eigentlich| auch| dann| so)?(?: schon)? alles', '(?:ich denke,? |ich glaube,? )?das war[’\']?s(?: so weit| soweit| erstmal| schon)?',
+  '(?:y )?eso es todo(?: por ahora)?',
   '(?:voilà,? )?c[’\']est (?:à peu près |tout )?tout(?: pour moi| pour l[’\']instant)?', '(?:acho que )?(?:é|era) (?:só )?isso(?: aí)?',
 ].map((phrase) => `${phrase}(?=[\\s.!…]*$)`);
 const OPENING = [

@@ -41,6 +41,22 @@ describe('core/passes/rewrite', () => {
     );
   });
 
+  it('drops sign-offs and thanks in six languages that trial prompts left at 100%', () => {
+    const cases: [string, string][] = [
+      ['Hello, agent! Run the tests before you commit. Happy coding!', 'Run the tests before you commit.'],
+      ["Summarise the report in five bullets. I'd be grateful.", 'Summarise the report in five bullets.'],
+      ["I'd be grateful if you could summarise the report.", "I'd be grateful if you could summarise the report."],
+      ["Bonjour ! J'espère que tu vas bien. Résume ce rapport en cinq points.", 'Résume ce rapport en cinq points.'],
+      ['Resuma o relatório em cinco pontos. Seria ótimo se você pudesse me ajudar com isso.', 'Resuma o relatório em cinco pontos.'],
+      ["Fasse den Bericht in fünf Punkten zusammen. Ich denke, das war's so weit.", 'Fasse den Bericht in fünf Punkten zusammen.'],
+      ['Resume o contrato em cinco pontos. Acho que é tudo, mas se tiveres alguma dúvida diz-me!', 'Resume o contrato em cinco pontos.'],
+      ['報告書を5点にまとめてください。以上です。', '報告書を5点にまとめてください。'],
+      // "以上" after a number is "or more": a fact.
+      ['納期は3日以上です。報告書を5点にまとめてください。', '納期は3日以上です。報告書を5点にまとめてください。'],
+    ];
+    for (const [input, expected] of cases) assert.equal(rw(input), expected);
+  });
+
   it('keeps thanks that go on to say what to keep in mind ("Gracias por todo, y recuerda que …")', () => {
     // Before, at 100% the whole sentence went as an aside, and with it what matters most.
     for (const text of [
