@@ -170,7 +170,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
     const block = blockOf(s);
-    return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)));
+    return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)) || NEEDS_TASK.test(sentenceText(s)));
   };
   // Past the opening, a question put to the model in so many words ("Könnten Sie mir … einen Widerspruch
   // formulieren?" after two paragraphs of background), in the writer's own prose.
@@ -336,6 +336,10 @@ const ASKS_AS_QUESTION = new RegExp(`^[^\\p{L}]*(?:(?:can|could|would|will) you|
 // the writer names what they want made. Not "I need a hand with …" or "I need to tell our client …".
 // ("j'aurais besoin d'un coup de main pour corriger une dissertation": help, with what it is for.)
 const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|i would need|i'd need|necesito|necesitaría|preciso de|precisaria de|j['’]ai besoin d['’]|j['’]aurais besoin d['’]|ich brauche|ich bräuchte|wir bräuchten)\s*(?:a|an|the|some|un|una|unos|unas|el|la|los|las|um|uma|o|a|os|as|un|une|des|eine?n?|die|den|das)\s+(?!(?:hand|help|favou?r|mano|ayuda|ayudita|ajuda|ajudinha|coup de main|aide|hilfe|gefallen)\b(?!\s+(?:pour|para|to|um)\s+\p{L}))\p{L}/iu;
+
+// "Preciso de traduzir a newsletter … para o inglês", "I need to summarise these notes": a need that names the
+// work the prompt's text is for (not "I need to tell our client …", which the model is not asked to do).
+const NEEDS_TASK = /(?:^|[,;]\s*|\b(?:and|so|y|e|et)\s+)(?:i need to|i have to|preciso(?: de)?|precisava(?: de)?|necesito|tengo que|tenho que|j['’]ai besoin de|je dois)\s+(?:translate|summari[sz]e|rewrite|proofread|shorten|reword|traduzir|resumir|reescrever|revisar|traducir|reescribir|traduire|résumer|réécrire|relire)(?![\p{L}])/iu;
 
 // "I need weekly revenue … from this table:": a need that shows its material asks for it.
 export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;

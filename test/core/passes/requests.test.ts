@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { optimize } from '../../../src/core';
+import { sentenceText } from '../../../src/core/doc';
+import { parse } from '../helpers';
 
 /** Whether every line of `items` is in relaxed mode's output of `text` at each budget. */
 function keepsAll(text: string, items: readonly string[], budgets = ['50%', '33%', '25%']) {
@@ -98,6 +100,16 @@ describe('core/passes/requests: a request written as a list of asks', () => {
     ].join('\n\n');
     // Before, at 50% "## What I need" stood over the schema: the change itself was gone, in both modes.
     keepsAll(text, ['The specific change is: add a `break_minutes` integer column'], ['50%', '33%']);
+  });
+
+  it('takes a need that names the work for the request ("Preciso de traduzir a newsletter …"), not one the writer does', () => {
+    // Before, "Preciso de traduzir …" was background: at 33% of a newsletter to translate the request went and
+    // the rules about how to translate stayed without it.
+    const requests = (text: string) => parse(text).blocks.flatMap((b) => b.sentences.filter((s) => s.request).map(sentenceText));
+    const pt = 'Preciso de traduzir a newsletter da nossa clínica do português do Brasil para o inglês americano.';
+    assert.deepEqual(requests(`Bom dia! Desculpa incomodar outra vez. ${pt} Seria ótimo.\n\nTexto da newsletter:\n\n"Julho chegou."`), [pt]);
+    assert.deepEqual(requests('I need to summarise these notes for my manager, who was away.\n\nNotes:\n\n- We ship on 3 May.'), ['I need to summarise these notes for my manager, who was away.']);
+    assert.deepEqual(requests('I need to tell our client that the launch will slip. It moves to 12 May.'), []);
   });
 
   it('leaves a system prompt\'s rule list to compete by value: "Rules:" is no list of asks', () => {
