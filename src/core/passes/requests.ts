@@ -185,7 +185,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // "Task:" alone on the line over what to do ("Task:\nWrite a reusable prompt that …"): its first instruction.
   const tasked = prose.find((b) => b.sentences.length > 1 && !b.verbatim && TASK_LABEL.test(sentenceText(b.sentences[0]!)))?.sentences.slice(1).find((s) => s.instruction && !s.pinned);
   const first =
-    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && (aboutInput(s) || wants(s))) ?? asked();
+    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s)) ?? opening.find((s) => !s.pinned && wants(s)) ?? asked();
   if (first) first.request = true;
   // A second ask in so many words: "I'd also like to know whether we need to handle … separately.", "Could you
   // also …?", "¿Podrías también …?".

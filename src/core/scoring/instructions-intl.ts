@@ -26,16 +26,19 @@ const OPENERS = new Set(
     'corrija anade anada agrega agregue elimina elimine quita quite sigue siga recuerda recuerde cita cite clasifica clasifique ' +
     'extrae extraiga enumera enumere ordena ordene senala senale marca marque centrate dime diga haz haga ' +
     'pon ponga comienza comience empieza empiece asegura asegure tenga conserva conserve respeta respete ' +
+    'identifica identifique analiza analice compara calcula calcule convierte convierta reescribe reescriba ' +
     // French
     'reponds repondez ecris ecrivez utilise utilisez garde gardez conserve conservez donne donnez redige redigez traduis traduisez ' +
     'resume resumez indique indiquez explique expliquez evite evitez ajoute ajoutez supprime supprimez verifie verifiez mets mettez ' +
     'cite citez liste listez classe classez respecte respectez suis suivez commence commencez sois soyez tutoie tutoyez vouvoie ' +
     'vouvoyez reste restez precise precisez signale signalez mentionne mentionnez fournis fournissez renvoie renvoyez range rangez ' +
-    'veuillez terminez pensez lancez ' +
+    'veuillez terminez pensez lancez extrais extrayez identifie identifiez corrige corrigez reformule reformulez analyse analysez ' +
+    'compare comparez calcule calculez convertis convertissez transforme transformez propose proposez relis relisez fais faites ' +
     // Portuguese
     'responda responde escreva use usa utilize mantenha inclua evite gere crie indique explique resuma traduza revise corrija ' +
     'adicione acrescente remova siga cite liste classifique extraia devolva retorne trate seja comece lembre considere mencione ' +
-    'informe forneca preserve respeite garanta verifique copie coloque entregue anote'
+    'informe forneca preserve respeite garanta verifique copie coloque entregue anote identifique analise calcule converta ' +
+    'reescreva transforme proponha'
   ).split(' '),
 );
 

@@ -110,6 +110,11 @@ describe('core/passes/requests: a request written as a list of asks', () => {
     assert.deepEqual(requests(`Bom dia! Desculpa incomodar outra vez. ${pt} Seria ótimo.\n\nTexto da newsletter:\n\n"Julho chegou."`), [pt]);
     assert.deepEqual(requests('I need to summarise these notes for my manager, who was away.\n\nNotes:\n\n- We ship on 3 May.'), ['I need to summarise these notes for my manager, who was away.']);
     assert.deepEqual(requests('I need to tell our client that the launch will slip. It moves to 12 May.'), []);
+    // An instruction about the input is the request before a need stated ahead of it, and "Extrais" instructs:
+    // before, "J'ai besoin d'un petit coup de main pour automatiser …" was the request and at 33% the only ask left.
+    const fr = "Salut ! J'ai besoin d'un petit coup de main pour automatiser le traitement de nos factures fournisseurs.\n\n" +
+      "Je vais te donner le texte d'un e-mail de fournisseur. Extrais les informations et renvoie uniquement un objet JSON valide qui respecte le schéma ci-dessous.\n\n<schema>\n{\"numero_facture\": \"string\"}\n</schema>";
+    assert.deepEqual(requests(fr), ['Extrais les informations et renvoie uniquement un objet JSON valide qui respecte le schéma ci-dessous.']);
   });
 
   it('leaves a system prompt\'s rule list to compete by value: "Rules:" is no list of asks', () => {
