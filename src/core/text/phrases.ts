@@ -47,6 +47,7 @@ const NOT_A_VERB = new Set(NOT_A_VERB_WORDS.map((w) => VOCABULARY.id(w)));
 const THAT = VOCABULARY.id('that');
 const THAT_SUBJECT = new Set(THAT_SUBJECT_WORDS.map((w) => VOCABULARY.id(w)));
 const OPENS_CLAUSE = new Set(CLAUSE_OPENERS.map((w) => VOCABULARY.id(w)));
+const ENDS_CLAUSE_AFTER = new Set(['otherwise', 'anyway', 'too', 'either', 'though', 'indeed']);
 const THERE = VOCABULARY.id('there');
 const HERE = VOCABULARY.id('here');
 const THERE_OPENS = new Set(THERE_OPENS_AFTER.map((w) => VOCABULARY.id(w)));
@@ -168,7 +169,10 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
   if (!phrase.only) return true;
   // The word after the phrase may stand on the next line: it is not rewritten.
   if (next >= scanned.count || !onlyWhitespace(text, scanned.ends[next - 1]!, scanned.starts[next]!, true)) return false;
-  return phrase.only === 'beforeWord' ? !OPENS_CLAUSE.has(scanned.ids[next]!) : !NOT_A_VERB.has(scanned.ids[next]!);
+  if (phrase.only !== 'beforeWord') return !NOT_A_VERB.has(scanned.ids[next]!);
+  // "no matter how good it is otherwise.": a verb that ends its clause, an adverb after it, stays whole.
+  if (ENDS_CLAUSE_AFTER.has(text.slice(scanned.starts[next]!, scanned.ends[next]!).toLowerCase()) && (next + 1 >= scanned.count || /[,.;:!?)]/.test(text.slice(scanned.ends[next]!, scanned.starts[next + 1]!)))) return false;
+  return !OPENS_CLAUSE.has(scanned.ids[next]!);
 }
 
 const WHITESPACE = /\s/;

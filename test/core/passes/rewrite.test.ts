@@ -33,6 +33,14 @@ describe('core/passes/rewrite', () => {
     assert.deepEqual(weakening, []);
   });
 
+  it('contracts no verb that ends its clause before an adverb ("no matter how good it is otherwise.")', () => {
+    // Before: "no matter how good it's otherwise", which no one writes.
+    assert.equal(
+      rw('Reject it, no matter how good it is otherwise. It is here, and it is fine. It is too big.'),
+      "Reject it, no matter how good it is otherwise. It's here, and it's fine. It's too big.",
+    );
+  });
+
   it('keeps an intensifier that softens a negation: "not very technical" is not "not technical"', () => {
     // Before, "Our customers are not very technical" became "Our customers aren't technical".
     assert.equal(
