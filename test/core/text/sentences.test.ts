@@ -52,6 +52,9 @@ describe('core/text/sentences', () => {
     ['spaced abbreviations (z. B., d. h., p. ex.), not a lone letter', 'Schlüssel in Punkt-Notation, z. B. `checkout.pay`. Alle Texte, d. h. auch Fehler. Noms courts, p. ex. « panier ». Option a. Be careful.',
       ['Schlüssel in Punkt-Notation, z. B. `checkout.pay`.', 'Alle Texte, d. h. auch Fehler.', 'Noms courts, p. ex. « panier ».', 'Option a.', 'Be careful.']],
     ['Spanish, past an abbreviation', 'Trabajo en Ferretería Hnos. Villalba y uso MySQL 8. Vivo en la Av. Central.', ['Trabajo en Ferretería Hnos. Villalba y uso MySQL 8.', 'Vivo en la Av. Central.']],
+    // Before, "Hauptstr." ended a sentence and "12, 80331 München" was one of its own.
+    ['German, a street before its number', 'MÜLLER BÜROBEDARF GmbH, Hauptstr. 12, 80331 München. Die Ware kam am 3. Mai. Wir wohnen in der Goethestr. Sie ist ruhig.',
+      ['MÜLLER BÜROBEDARF GmbH, Hauptstr. 12, 80331 München.', 'Die Ware kam am 3. Mai.', 'Wir wohnen in der Goethestr.', 'Sie ist ruhig.']],
     [
       'Thai, at spaces once a sentence has some length',
       'วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น',
