@@ -114,15 +114,17 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
       const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
-      r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated + ASKED_WEIGHT * (asked?.[i] ?? 0);
+      const penalty = metaPenalty(texts[i]!, r.sentence, r.material);
+      if (asked && r.material) {
+        // The question the prompt closes on is, for its documents, what a task is: they rank as a task ranks them.
+        const neighbour = RELEVANCE_NEIGHBOUR * Math.max(asked[i - 1] ?? 0, asked[i + 1] ?? 0);
+        r.score = WEIGHT_RELEVANCE * (asked[i]! + neighbour) + 0.15 * information[i]! + 0.1 * structure + rule - penalty;
+      } else r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - penalty + stated;
     }
     r.sentence.score = r.score;
   });
   return ranked;
 }
-
-/** What relevance to the closing question adds to a document sentence's value without a task (about 0–1.5). */
-const ASKED_WEIGHT = 0.5;
 
 /** Each material sentence's relevance (0–1) to the prompt's pinned closing question, or null without both. */
 function askedOfMaterial(ranked: readonly RankedSentence[], english: boolean): number[] | null {

@@ -1815,4 +1815,19 @@ describe('core/passes/select: documents without a task', () => {
     // Before, at 60% the output kept the metformin and ibuprofen notes and nothing on the renal limit.
     for (const mode of BOTH) assert.match(optimize({ text, budget: '60%', mode }).text, /creatinine clearance below 30 mL\/min/, mode);
   });
+
+  it('ranks the documents as a task would, by the closing question: a dated fact off the question does not outrank them', () => {
+    const text = [
+      'You are an assistant that answers employee questions using only the documents provided below. Cite the document ID in square brackets after each fact, like [DOC-2].',
+      '<documents>\n<doc id="DOC-1" title="Parental Leave Policy (rev. 2024-02)">\nEmployees with at least 12 months of continuous service are entitled to 20 weeks of fully paid parental leave, regardless of gender. Employees with less than 12 months of service receive 8 weeks at full pay and the remainder of the statutory leave at statutory pay. Employees must notify their manager and HR at least 8 weeks before the intended start date.\n</doc>\n' +
+        '<doc id="DOC-2" title="Phased Return to Work">\nAfter parental leave of 12 weeks or more, employees may use a phased return: for the first 4 weeks back they may work 60% of their contracted hours at full pay.\n</doc>\n' +
+        '<doc id="DOC-3" title="Office Relocation FAQ">\nThe Leeds office will move to 14 Wellington Place on 3 March 2025. Parking is limited to 12 spaces, reserved for employees with a blue badge first.\n</doc>\n</documents>',
+      'Question: I joined the company in September 2023 and my baby is due on 10 January 2025. How many weeks of full pay do I get, when do I need to tell my manager, and can I come back part-time at first?',
+    ].join('\n\n');
+    // Before, at 50% DOC-3 (the office move, with its date and address) was the only document kept.
+    for (const mode of BOTH) {
+      const out = optimize({ text, budget: '50%', mode }).text;
+      assert.ok(!out.includes('Leeds office') && /full pay/.test(out), `${mode}\n${out}`);
+    }
+  });
 });
