@@ -52,6 +52,20 @@ describe('core/optimize', () => {
     assert.ok(optimize({ text, budget: 1000 }).text.includes(excerpt));
   });
 
+  it('quotes retrieved documents numbered "[1] Source: …" as written, and never keeps a text without its source line', () => {
+    // Before, "Do not roll back across …" was an instruction of the prompt (reworded to "Don't"), and at 25%
+    // "[2] Source: …" went while its text stayed under the 2023 document's header.
+    const doc1 = '[1] Source: wiki/deploy/runbook-rollback.md (updated 2023-11-02)\nTo roll back, run `deployctl rollback payments --to <release-id>`. Releases are kept for 14 days.';
+    const doc2 = '[2] Source: wiki/deploy/runbook-rollback-v2.md (updated 2024-09-18)\nSince deployctl 3.0, rollbacks use `deployctl release revert payments <release-id>`. Releases are now kept for 30 days. Do not roll back across a database migration marked `irreversible: true`.';
+    const text = `Answer the question based on the retrieved context. If documents conflict, prefer the newest one.\n\n### Retrieved context\n\n${doc1}\n\n${doc2}\n\n### Question\n\nHow do I roll back release r-20241104-2 of payments safely?`;
+    assert.ok(optimize({ text, budget: '100%' }).text.includes(doc2));
+    for (const budget of ['50%', '33%', '25%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      for (const [n, body] of [['[1]', 'Releases are kept for 14 days'], ['[2]', 'now kept for 30 days']] as const)
+        if (out.includes(body)) assert.ok(out.includes(`${n} Source:`), `${budget}\n${out}`);
+    }
+  });
+
   it('keeps the ideographic space that indents a Japanese paragraph', () => {
     // Before, "　鈴木より、…" lost its indent at every budget.
     const text = '議事録です。\n\n　鈴木より、見積もりを報告。A社で進める。\n\n　田中より、締切を報告。';

@@ -341,7 +341,7 @@ const MIN_TURNS = 3;
 
 // A section title naming the text the prompt works on: "## Source text", "## Transcript", "【翻訳対象】".
 const MATERIAL_TITLE = new RegExp(
-  '^(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review)|input text|transcript|article|passage|excerpt|' +
+  '^(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review)|input text|transcript|article|passage|excerpt|(?:retrieved|search) (?:context|documents?|results|passages)|' +
     'originaltext|ausgangstext|zu übersetzender text|texto original|texto a traducir|texte source|texte à traduire|texto de origem|' +
     '原文|本文|翻訳対象|翻訳する文章|翻訳原稿|翻译内容|翻译原文|待翻译内容|原文内容)\\s*[:：]?$',
   'iu',
