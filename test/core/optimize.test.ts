@@ -66,6 +66,13 @@ describe('core/optimize', () => {
     }
   });
 
+  it('quotes a document titled "[Dokument A – …]" or "【资料1】" as written', () => {
+    for (const doc of ['[Dokument A – VPN-Richtlinie, Stand 02/2024]\nPrivate Geräte dürfen nicht verwendet werden, außer sie wurden bitte vorher registriert.', '【资料1】《员工年假管理办法》\n员工请年假须提前3个工作日申请，谢谢配合。']) {
+      const out = optimize({ text: `Answer from the documents only.\n\n${doc}\n\nQuestion: Can I use my laptop?`, budget: '100%' }).text;
+      assert.ok(out.includes(doc), out);
+    }
+  });
+
   it('keeps the ideographic space that indents a Japanese paragraph', () => {
     // Before, "　鈴木より、…" lost its indent at every budget.
     const text = '議事録です。\n\n　鈴木より、見積もりを報告。A社で進める。\n\n　田中より、締切を報告。';

@@ -8,7 +8,7 @@ export const endsOnColon = (block: Block): boolean => block.kind === 'heading' &
 export const SOURCE_LEVEL = 6;
 // "[Doc 1] Conditions générales …", "Document 2: Rate limits", "Source 3 – FAQ": the title of a retrieved
 // document, over the blocks that hold it.
-export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|source|context|passage|ref)\s*\d+\]|\[\d+\]\s*(?:source|document|doc|title|quelle|fuente|fonte|来源|出典)\s*[:：]\s*(?=\S)|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-]|(?:source|document|excerpt|passage|fuente|quelle|documento|extrait|trecho|来源|出典)\s*[:：]\s*(?=\S))/iu;
+export const SOURCE_HEADER = /^(?:\[(?:doc(?:ument)?|dokument|documento|source|quelle|fuente|fonte|context|passage|ref)\s*(?:\d+|[A-Z])(?:\s*[–—:-][^\]\n]*)?\]|【(?:资料|文档|文件|参考资料|資料|文書)\s*\d+】|\[\d+\]\s*(?:source|document|doc|title|quelle|fuente|fonte|来源|出典)\s*[:：]\s*(?=\S)|(?:doc(?:ument)?|source|passage)\s*\d+\s*[:：–—-]|(?:source|document|excerpt|passage|fuente|quelle|documento|extrait|trecho|来源|出典)\s*[:：]\s*(?=\S))/iu;
 
 /** What a lead-in line may introduce: list items, examples, code, data and tables. */
 export const introduces = (block: Block): boolean =>

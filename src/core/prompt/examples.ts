@@ -10,6 +10,8 @@ const QUESTION_SIDE = LABEL(
   'q|question|input|user|human|customer|client|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
     '(?:customer|user|client|final|your|the) (?:question|query|message|email|request)|' +
     'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー|' +
+    // Whose question it is: "Frage der Mitarbeiterin", "Pregunta del cliente", "Question du client", "Pergunta do cliente".
+    "(?:frage|nachricht|anfrage) (?:der|des|vom|von der) [^\\s:：()]+|kundenfrage|(?:pregunta|mensaje|consulta) (?:del|de la) [^\\s:：()]+|(?:question|message|demande) (?:du|de la|de l['’]) ?[^\\s:：()]+|(?:pergunta|mensagem) (?:do|da) [^\\s:：()]+|" +
     // The text to work on, in the other languages: "Texto: "NF-e nº 004512 …"" then "Saída: {…}".
     'texto|texte|satz|frase|phrase|nachricht|mensaje|mensagem|reseña|avaliação|avis|bewertung|kommentar|comentario|comentário|commentaire|文本|句子|テキスト|文章',
 );
@@ -59,6 +61,8 @@ interface Group extends Span {
   lines: number;
   /** The question label stands alone on its line ("Input:"): its text follows in the next paragraphs. */
   bareLabel: boolean;
+  /** Its text came on the lines right under the bare label ("Question du client :\n« … »"): a new paragraph ends it. */
+  underLabel?: boolean;
 }
 
 /** A learned answer label's value, on average: a word or a few ("Queue: BILLING", "Tone: mixed, mostly calm"), not a turn of speech. */
@@ -224,11 +228,12 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
     } else if (newParagraph && (g.answered || g.slot || (g.header && g.closedParagraph))) {
       close(); // a new, unlabelled paragraph after the answer: the example is over
       if (state.pending) state.pending.after++;
-    } else if (newParagraph && (++g.paragraphs > MAX_INPUT_PARAGRAPHS || (!g.header && !g.bareLabel))) {
+    } else if (newParagraph && (++g.paragraphs > MAX_INPUT_PARAGRAPHS || (!g.header && (!g.bareLabel || g.underLabel)))) {
       close(); // the input's own text is over
       if (state.pending) state.pending.after++;
     } else {
       if (newParagraph) g.closedParagraph = true;
+      else if (g.bareLabel && g.paragraphs === 1) g.underLabel = true;
       g.end = end;
     }
   }

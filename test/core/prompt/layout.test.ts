@@ -91,6 +91,15 @@ describe('core/prompt/layout', () => {
     assert.ok(shape('Q: What is 2+2? A: 4\n\nQ: What is 3+3? A:').at(-1)!.startsWith('prose📌: Q: What is 3+3?'));
   });
 
+  it('pins a question labelled by whose it is ("Frage der Mitarbeiterin (…):"), and not the thanks after it', () => {
+    // Before, the German label was no question label: relaxed mode at 50% dropped the question the prompt is for.
+    const de = 'Beantworte die Frage am Ende nur auf Grundlage der Dokumente.\n\n[Dokument A – VPN-Richtlinie]\nPrivate Geräte dürfen nicht verwendet werden.\n\n' +
+      'Frage der Mitarbeiterin (Frau Oztürk, Abteilung Netzbetrieb):\n„Ich fliege übermorgen nach Kanada. Geht das, und was muss ich tun?"';
+    assert.ok(shape(de).at(-1)!.startsWith('prose📌: Frage der Mitarbeiterin'), shape(de).join('\n'));
+    const fr = 'Répondez à partir des documents.\n\nQuestion du client :\n« Mon canapé est fichu. Est-ce que je suis couvert ? »\n\nMerci beaucoup d\'avance pour votre aide !';
+    assert.deepEqual(shape(fr).slice(-2), ['prose📌: Question du client :\n« Mon canapé est fichu. Est-ce que je suis couvert ? »', "prose: Merci beaucoup d'avance pour votre aide !"]);
+  });
+
   it('learns the labels of Japanese examples and pins the unanswered one at the end as the final input', () => {
     // Without spaces a review counted as one word, too short for an input: the final review was prose and went at 50%.
     const example = (review: string, category: string) => `レビュー：${review}\nカテゴリ：${category}`;
