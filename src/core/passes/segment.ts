@@ -319,12 +319,17 @@ function markTranscript(blocks: readonly Block[]): void {
 }
 
 /** The speaker a line opens with and where what they say begins; null for none, or for a label ("Note:", "注意："). */
-function speakerOf(text: string): { name: string; said: number } | null {
+function speakerOf(line: string): { name: string; said: number } | null {
+  // A turn may open on its time: "[19h32] Síndico Carlos: …", "[09:02] Claire Martin : …", "(14:05) Ana: …".
+  const time = TURN_TIME.exec(line)?.[0].length ?? 0;
+  const text = line.slice(time);
   const latin = SPEAKER.exec(text);
-  if (latin) return NOT_A_SPEAKER.test(latin[1]!) ? null : { name: latin[1]!, said: latin[0].length - 1 };
+  if (latin) return NOT_A_SPEAKER.test(latin[1]!) ? null : { name: latin[1]!, said: time + latin[0].length - 1 };
   const wide = WIDE_SPEAKER.exec(text);
-  return wide && !WIDE_LABELS.test(wide[1]!) ? { name: wide[1]!, said: wide[0].length - 1 } : null;
+  return wide && !WIDE_LABELS.test(wide[1]!) ? { name: wide[1]!, said: time + wide[0].length - 1 } : null;
 }
+
+const TURN_TIME = /^[[(]?\d{1,2}[:h.]\d{2}(?::\d{2})?[\])]?[ \t]+/;
 
 // "Ines: …", "Regina (presidente): …", "Dr. Okafor: …": a name of up to three capitalised words, not in
 // capitals ("MANDATORY:", "VAT Reg No:"); French sets a space before the colon ("Élise Delacroix : …").

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { render, sentenceText } from '../../../src/core/doc';
 import { parse } from '../helpers';
+import { optimize } from '../../../src/core';
 
 describe('core/passes/segment', () => {
   const kinds = (text: string) => parse(text).blocks.map((b) => b.kind);
@@ -253,6 +254,11 @@ describe('core/passes/segment', () => {
     assert.equal(speakers('王磊：大家好，今天人有点少，我们就快点开吧。\n陈静：测试那边还有两个P1的bug没修完。\n王磊：那改到6月27日吧，大家有意见吗？\n刘洋：没意见，推送SDK要升级到5.2.1。').length, 4);
     assert.equal(speakers('佐藤さん：来週のリリースは予定どおりです。\n田中：テストはまだ二件残っています。\n佐藤さん：では金曜までに直してください。').length, 3);
     assert.deepEqual(speakers('注意：不要修改 internal/legacy 目录，这个目录由别的团队维护。\n要求：提交前先运行 make lint，并且确保所有测试通过。\n注意：所有金额用分存储，不要用浮点数。'), []);
+    // A turn that opens on its time. Before, these were prose: at 100% "Então encerrada a reunião, obrigado a todos." went as thanks.
+    const timed = '[19h45] Carlos: Vamos votar. Quatro a favor, o Paulo contra.\n[19h58] Jorge: Eu acho que a gente devia esperar o balanço de dezembro.\n[20h07] Carlos: Mais alguma coisa? Não? Então encerrada a reunião, obrigado a todos.';
+    assert.equal(speakers(timed).length, 3);
+    assert.equal(render(parse(timed)), timed);
+    assert.ok(optimize({ text: `Transforme a transcrição abaixo em uma ata.\n\n${timed}`, budget: '100%' }).text.includes('Então encerrada a reunião, obrigado a todos.'));
   });
 
   it('marks instructions, not narrative', () => {
