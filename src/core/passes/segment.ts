@@ -227,7 +227,10 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
   const quoted: Block[] = [];
   for (let i = 1; i < blocks.length; i++) {
     const lead = blocks[i - 1]!;
-    if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose' || !/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!))) continue;
+    if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose') continue;
+    // Announced by a colon ("Esta es la carta que he escrito:"), or by a paragraph that points below it ("I need
+    // to send the email below … Could you please rewrite it?").
+    if (!/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!)) && !lead.sentences.some((s) => POINTS_BELOW.test(sentenceText(s)))) continue;
     const close = closingRule(blocks, i, MAX_QUOTED_PARAGRAPHS);
     if (close < 0) continue;
     quoted.push(...blocks.slice(i + 1, close).filter((b) => b.kind === 'prose'));
@@ -235,6 +238,8 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
   }
   return quoted;
 }
+
+const POINTS_BELOW = /(?<![\p{L}])(?:below|ci-dessous|abaixo|abajo|unten)(?![\p{L}])|以下|下面|下記/iu;
 
 /**
  * An email pasted under its header ("From: Jennifer Okafor <j.okafor@…>", "Date: …", "Subject: …"): its
@@ -527,7 +532,7 @@ function pairTagBlocks(blocks: Block[]): void {
 // Material to quote, not to reword: its sentences may go, their words stay as written. The tag names
 // a text ("<notice>", "<rapport>", "<cover_letter>", "<source_text>"): its last word is such a noun
 // ("<data_handling_rules>" holds rules).
-const VERBATIM_TAG = /(?:^|[_.-])(?:documents?|doc|contract|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
+const VERBATIM_TAG = /(?:^|[_.-])(?:documents?|doc|contract|lease|agreement|invoice|receipt|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;

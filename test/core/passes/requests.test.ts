@@ -176,6 +176,16 @@ describe('core/passes/requests: the draft the prompt announces is its input', ()
     }
   });
 
+  it('keeps as written an email between two rules that a paragraph asking about "the email below" announces, and a <lease>', () => {
+    // Before, the lead ended on "?" rather than a colon: at 100% "was basically stopped" lost its "basically" and
+    // "we will have to" became "we'll have to" in the email to rewrite; "<lease>" was no material tag either.
+    const email = '---\nDave,\n\nOrder PO-48213 was supposed to arrive on March 4. Our line was basically stopped for two days. If this happens again we will have to look at other suppliers, seriously.\n\nTom\n---';
+    const text = `I need to send the email below to a supplier, but it sounds way too angry. Could you please rewrite it?\n\n${email}\n\nKeep it under 200 words.`;
+    assert.ok(optimize({ text, budget: '100%' }).text.includes(email));
+    const lease = '<lease>\n5. LATE PAYMENT. If rent is not received within 5 days after the due date, Tenant shall pay a late fee of 5%.\n</lease>';
+    assert.ok(optimize({ text: `Extract the late fee from the lease.\n\n${lease}`, budget: '100%' }).text.includes(lease));
+  });
+
   it('keeps a blockquoted or quoted draft whole in relaxed mode, and ranks it first in strict mode', () => {
     const zh = [
       '你好，麻烦帮我改一封商务邮件，谢谢！',
