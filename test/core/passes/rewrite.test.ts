@@ -65,6 +65,11 @@ describe('core/passes/rewrite', () => {
     for (const [input, expected] of cases) assert.equal(rw(input), expected);
   });
 
+  it('keeps a line that introduces what follows, whatever hope it voices', () => {
+    // Before, at 100% the line went whole and the quoted question after it lost its label.
+    assert.match(rw('Answer from the policy only. Okay, so here is the question from the employee, I hope it makes sense:'), /question from the employee/);
+  });
+
   it('keeps thanks that go on to say what to keep in mind ("Gracias por todo, y recuerda que …")', () => {
     // Before, at 100% the whole sentence went as an aside, and with it what matters most.
     for (const text of [
