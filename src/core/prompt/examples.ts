@@ -7,7 +7,7 @@
 // A label opens its line: "Q:", "**Input:**", "- User:", "输入：", "Question (from a developer on the v1 SDK):".
 const LABEL = (names: string) => new RegExp(`^(?:[-*+>]\\s+)?(?:\\*\\*|__)?(?:${names})(?:\\s*\\([^()\\n]{1,160}\\))?(?:\\*\\*|__)?\\s*[:：]`, 'i');
 const QUESTION_SIDE = LABEL(
-  'q|question|input|user|human|customer|client|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
+  'q|question|input|user|human|customer|client|member|visitor|patient|student|employee|caller|buyer|guest|text|review|sentence|message|ticket|query|prompt|email|comment|tweet|problem|' +
     '(?:customer|user|client|final|your|the) (?:question|query|message|email|request)|' +
     'frage|eingabe|pregunta|entrada|question|entrée|pergunta|问题|问|输入|用户|質問|入力|ユーザー|' +
     // Whose question it is: "Frage der Mitarbeiterin", "Pregunta del cliente", "Question du client", "Pergunta do cliente".

@@ -91,6 +91,12 @@ describe('core/prompt/layout', () => {
     assert.ok(shape('Q: What is 2+2? A: 4\n\nQ: What is 3+3? A:').at(-1)!.startsWith('prose📌: Q: What is 3+3?'));
   });
 
+  it('pins the member\'s message the prompt closes on ("Member: …"), as it does a customer\'s', () => {
+    // Before, at 50% the message went with the request that introduces it: the prompt asked nothing.
+    const text = 'You are Juno, the support assistant of Brightline Fitness.\n\nNow answer the following member message:\n\nMember: Hi, I\'m moving to Groningen in September. Can I cancel my annual plan early?';
+    assert.ok(shape(text).at(-1)!.startsWith('prose📌: Member: Hi'), shape(text).join('\n'));
+  });
+
   it('pins a question labelled by whose it is ("Frage der Mitarbeiterin (…):"), and not the thanks after it', () => {
     // Before, the German label was no question label: relaxed mode at 50% dropped the question the prompt is for.
     const de = 'Beantworte die Frage am Ende nur auf Grundlage der Dokumente.\n\n[Dokument A – VPN-Richtlinie]\nPrivate Geräte dürfen nicht verwendet werden.\n\n' +
