@@ -16,7 +16,8 @@ const QUESTION_SIDE = LABEL(
     'texto|texte|satz|frase|phrase|nachricht|mensaje|mensagem|reseña|avaliação|avis|bewertung|kommentar|comentario|comentário|commentaire|文本|句子|テキスト|文章',
 );
 const ANSWER_SIDE = LABEL(
-  'a|answer|output|assistant|ai|agent|bot|model|label|sentiment|category|classification|response|intent|result|reply|' +
+  // "R :" answers "Q :" / "P:" in French, Spanish and Portuguese FAQs.
+  'a|r|answer|output|assistant|ai|agent|bot|model|label|sentiment|category|classification|response|intent|result|reply|' +
     'solution|summary|translation|tags?|antwort|ausgabe|respuesta|salida|réponse|sortie|resposta|saída|答案|答|回答|输出|助手|出力|回答',
 );
 // "Example 1:", "Example:", "Example 2.", "Beispiel 2:", "例1：" — a self-contained example header; not

@@ -87,6 +87,8 @@ describe('core/prompt/layout', () => {
       'example: - 问：发票怎么开？答：下单时在备注里填写抬头和税号。',
       'example: - 问：沙发可以上门安装吗？答：上海免费上门安装。',
     ]);
+    // "R :" answers "Q :" in a French FAQ. Before, its answers went apart from their questions at 50%.
+    assert.deepEqual(shape('FAQ :\n\nQ : Quel est le délai de remboursement ?\nR : Sous 5 jours ouvrés.\n\nQ : Les lunettes sont-elles prises en charge ?\nR : Oui, à hauteur de 150 € tous les deux ans.').filter((x) => x.startsWith('example')).length, 2);
     // Still the final input: the question whose answer is left for the model.
     assert.ok(shape('Q: What is 2+2? A: 4\n\nQ: What is 3+3? A:').at(-1)!.startsWith('prose📌: Q: What is 3+3?'));
   });
