@@ -377,7 +377,7 @@ const POINTS_AT_INPUT = new RegExp(`^[^\\p{L}]*\\p{L}+(?:\\s+(?:up|out|down|over
 // "extrae los datos de la siguiente transcripción", "résumez le rapport ci-dessous", "fasse den folgenden Text
 // zusammen", "resuma a ata abaixo": the input it stands before, not the prompt's own "folgende Regeln".
 const FOREIGN_OWN = 'regeln|regel|richtlinien|anweisungen|hinweise|punkte|reglas|normas|instrucciones|indicaciones|pautas|règles|consignes|instructions|regras|instruções|orientações|diretrizes|pontos';
-const FOREIGN_INPUT = new RegExp(
+export const FOREIGN_INPUT = new RegExp(
   `(?<![\\p{L}])(?:siguientes?|seguintes?|suivante?s?|folgenden?|nachstehenden?)\\s+(?!(?:${FOREIGN_OWN})(?![\\p{L}]))\\p{L}|(?<![\\p{L}])(?!(?:${FOREIGN_OWN})\\s)\\p{L}+\\s+(?:ci-dessous|abaixo|de abajo|a continuación|unten)(?![\\p{L}])`,
   'iu',
 );

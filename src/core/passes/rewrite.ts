@@ -129,6 +129,7 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
   return dropped;
 }
 
+// A line that introduces what follows: "Here is the question from the employee, I hope it makes sense:".
 const INTRODUCES = /\b(?:here(?:'s|’s| is| are)|below (?:is|are)|the following)\b.*[:：]\s*$/i;
 
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
@@ -417,7 +418,6 @@ const ASKS_MODEL = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?(?:can|co
 /** An aside to the reader ("I hope that's clear enough", "Let me know if …") that instructs nothing. */
 function isAside(text: string): boolean {
   if (!ASIDE.test(text) || ASIDE_GUARD.test(text.replace(ENOUGH_SAID, '')) || ASKS_MODEL.test(text)) return false;
-  // "Here is the question from the employee, I hope it makes sense:" introduces what follows.
   if (INTRODUCES.test(text)) return false;
   // "Sorry, the server crashes on large uploads.": the apology opens a sentence that says something.
   const said = INTERJECTION.exec(text);

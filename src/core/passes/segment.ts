@@ -2,7 +2,7 @@ import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceTex
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { ASKS, closingRule, MAIL_HEADER, NEEDS, pinRequests } from './requests';
+import { ASKS, closingRule, FOREIGN_INPUT, MAIL_HEADER, NEEDS, pinRequests, pointsBelow } from './requests';
 import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
@@ -230,7 +230,7 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
     if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose') continue;
     // Announced by a colon ("Esta es la carta que he escrito:"), or by a paragraph that points below it ("I need
     // to send the email below … Could you please rewrite it?").
-    if (!/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!)) && !lead.sentences.some((s) => POINTS_BELOW.test(sentenceText(s)))) continue;
+    if (!/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!)) && !lead.sentences.some((s) => pointsBelow(sentenceText(s)) || FOREIGN_INPUT.test(sentenceText(s)))) continue;
     const close = closingRule(blocks, i, MAX_QUOTED_PARAGRAPHS);
     if (close < 0) continue;
     quoted.push(...blocks.slice(i + 1, close).filter((b) => b.kind === 'prose'));
@@ -238,8 +238,6 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
   }
   return quoted;
 }
-
-const POINTS_BELOW = /(?<![\p{L}])(?:below|ci-dessous|abaixo|abajo|unten)(?![\p{L}])|以下|下面|下記/iu;
 
 /**
  * An email pasted under its header ("From: Jennifer Okafor <j.okafor@…>", "Date: …", "Subject: …"): its

@@ -141,6 +141,10 @@ function addBigrams(word: string, out: string[]): void {
   }
 }
 
+const NEGATION_BEFORE = /(?:(?<![\p{L}])(?:not|never|nicht|nie|pas|jamais|no|não|nunca)|n['’]t)[ \t]+$/iu;
+/** Whether a negation ends right before `start`: an intensifier after it softens it ("not very technical"). */
+export const negatedBefore = (text: string, start: number): boolean => NEGATION_BEFORE.test(text.slice(Math.max(0, start - 8), start));
+
 /**
  * The closed list of words and phrases that word pruning may remove: intensifiers, hedges and
  * discourse fillers that change no instruction ("extremely important" → "important"). The rewrite
@@ -149,9 +153,5 @@ function addBigrams(word: string, out: string[]): void {
  * determiner ("what kind of file"), and "at all" only as an intensifier ("anything at all."), not in
  * "at all depths" or "at all times".
  */
-const NEGATION_BEFORE = /(?:(?<![\p{L}])(?:not|never|nicht|nie|pas|jamais|no|não|nunca)|n['’]t)[ \t]+$/iu;
-/** Whether a negation ends right before `start`: an intensifier after it softens it ("not very technical"). */
-export const negatedBefore = (text: string, start: number): boolean => NEGATION_BEFORE.test(text.slice(Math.max(0, start - 8), start));
-
 export const MEANING_FREE =
   /(?<![\p{L}\p{N}'’-])(?:quite|extremely|incredibly|absolutely|totally|obviously|frankly|genuinely|undoubtedly|(?<!\b(?:what|which|this|that|any|the|a|an|some|each|every|one|same|other|different|right|wrong|all|these|those|many|several|no)\s)(?:kind|sort) of|at all(?!\s+[\p{L}\p{N}])|of course|in fact)(?![\p{L}\p{N}'’-])/giu;
