@@ -8,6 +8,7 @@ import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
 import { findProtectedSpans, withUnsplit } from '../text/inline';
 import { isEnglish, LANGUAGE_SAMPLE } from '../text/language';
+import { roughWordCount } from '../text/words';
 import { sentenceEnds } from '../text/sentences';
 import type { CountedText, Tokenizer } from '../tokenizer';
 
@@ -304,8 +305,7 @@ function markTranscript(blocks: readonly Block[]): void {
         turns.push(turn);
         line = text.slice(speaker.said);
       } else line = text;
-      // Chinese and Japanese have no spaces: about two characters make a word.
-      if (turn) turn.words += /[\u3040-\u9fff]/.test(line) ? Math.ceil(line.length / 2) : line.split(/\s+/).filter(Boolean).length;
+      if (turn) turn.words += roughWordCount(line);
     });
   }
   const names = new Set(turns.map((t) => t.name));

@@ -1,3 +1,5 @@
+import { roughWordCount } from '../text/words';
+
 /**
  * Few-shot examples written with labels (Q:/A:, Input:/Output:, User:/Assistant:, "Example 1:"):
  * each example is one unit, kept or dropped whole. A question-side label left without its answer at
@@ -103,12 +105,6 @@ export function lastAnswer(example: string): string | undefined {
   return label ? last.slice(label[0].length).trim() : undefined;
 }
 
-/** Words of a label's value; Chinese and Japanese, without spaces, count about a word per two characters. */
-function wordCount(text: string): number {
-  const wide = text.match(/[\u3040-\u30ff\u3400-\u9fff]/g)?.length ?? 0;
-  return text.split(/\s+/).filter(Boolean).length + Math.floor(wide / 2);
-}
-
 /**
  * Labels this prompt uses in pairs: a label that is followed by the same other label at least twice
  * ("Ticket: …" then "Queue: …") asks, and the one after it answers — with an answer as short as a
@@ -126,7 +122,7 @@ function learnPairs(items: readonly LineItem[]): Map<string, 'q' | 'a'> {
     const match = ANY_LABEL.exec(item.text);
     if (!match) continue;
     const label = match[1]!.toLowerCase();
-    const words = wordCount(item.text.slice(match[0].length));
+    const words = roughWordCount(item.text.slice(match[0].length));
     if (previous && previous.label !== label) {
       const key = `${previous.label}\u0000${label}`;
       const pair = pairs.get(key) ?? { count: 0, asked: 0, answered: 0 };
@@ -195,14 +191,14 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
     }
     const header = EXAMPLE_HEADER.test(text);
     const side = header ? null : sideOf(text);
+    const label = ANY_LABEL.exec(text);
     // "- Q: Do you ship abroad? A: Only to the EU.", "问：发票怎么开？答：…": a whole example on one line.
-    if (side === 'q' && INLINE_ANSWER.test(text.slice(ANY_LABEL.exec(text)?.[0].length ?? 0))) {
+    if (side === 'q' && INLINE_ANSWER.test(text.slice(label?.[0].length ?? 0))) {
       close();
       examples.push({ start, end });
       state.pending = null;
       continue;
     }
-    const label = ANY_LABEL.exec(text);
     const bare = label !== null && text.slice(label[0].length).trim() === '';
     if (header || (side === 'q' && group?.answered)) close();
     if (header || (side === 'q' && !group)) {

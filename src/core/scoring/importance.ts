@@ -28,6 +28,8 @@ export interface RankedSentence {
 }
 
 const RELEVANCE_NEIGHBOUR = 0.35;
+/** What a sentence's neighbours' relevance lends it (the answer may sit in "It opened in 1990." after the named one). */
+const beside = (relevance: readonly number[], i: number): number => RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
 /** What the prompt asks for ranks with its rules, whatever words it uses. */
 const TASK_STATEMENT = 0.3;
 const ANSWER_TYPE = 0.3;
@@ -101,7 +103,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
     if (relevance) {
-      const neighbour = RELEVANCE_NEIGHBOUR * Math.max(relevance[i - 1] ?? 0, relevance[i + 1] ?? 0);
+      const neighbour = beside(relevance, i);
       const typed = 1 + ANSWER_TYPE * answerTypeMatch(texts[i]!, types);
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
@@ -117,8 +119,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const penalty = metaPenalty(texts[i]!, r.sentence, r.material);
       if (asked && r.material) {
         // The question the prompt closes on is, for its documents, what a task is: they rank as a task ranks them.
-        const neighbour = RELEVANCE_NEIGHBOUR * Math.max(asked[i - 1] ?? 0, asked[i + 1] ?? 0);
-        r.score = WEIGHT_RELEVANCE * (asked[i]! + neighbour) + 0.15 * information[i]! + 0.1 * structure + rule - penalty;
+        r.score = WEIGHT_RELEVANCE * (asked[i]! + beside(asked, i)) + 0.15 * information[i]! + 0.1 * structure + rule - penalty;
       } else r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - penalty + stated;
     }
     r.sentence.score = r.score;

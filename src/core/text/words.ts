@@ -141,6 +141,9 @@ function addBigrams(word: string, out: string[]): void {
   }
 }
 
+/** About how many words `text` holds: Chinese and Japanese have no spaces, and about two characters make a word. */
+export const roughWordCount = (text: string): number => (/[\u3040-\u9fff]/.test(text) ? Math.ceil(text.length / 2) : text.split(/\s+/).filter(Boolean).length);
+
 const NEGATION_BEFORE = /(?:(?<![\p{L}])(?:not|never|nicht|nie|pas|jamais|no|não|nunca)|n['’]t)[ \t]+$/iu;
 /** Whether a negation ends right before `start`: an intensifier after it softens it ("not very technical"). */
 export const negatedBefore = (text: string, start: number): boolean => NEGATION_BEFORE.test(text.slice(Math.max(0, start - 8), start));
