@@ -116,7 +116,13 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const drafted = doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => s.request && !s.removed));
   for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
-    else units.push(pinned ? Object.assign(unit, { score: unit.score + (input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED), input: input || isInput(unit) }) : unit);
+    else if (pinned) {
+      const pin = input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED;
+      units.push(Object.assign(unit, { score: unit.score + pin, input: input || isInput(unit) }));
+      // A transcript's turns, pinned as the input, go by their own value per token: a decision before
+      // "Who wants to kick off?", which would otherwise win for being short.
+      if (unit.parent?.sentences.some((s) => s.speaker) && !unit.sentences?.some((s) => s.request)) unit.pin = pin;
+    } else units.push(unit);
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   const byCost = doc.task.trim() === '';
@@ -425,7 +431,8 @@ const COST_WEIGHT = 0.3;
 
 function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): number {
   const score = coveredScore(unit, covered);
-  return byCost || (unit.block && !unit.block.pinned && !unit.input) ? score / Math.max(1, unit.cost) ** COST_WEIGHT : score;
+  const pin = unit.pin ?? 0;
+  return byCost || (unit.block && !unit.block.pinned && !unit.input) ? pin + (score - pin) / Math.max(1, unit.cost) ** COST_WEIGHT : score;
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {

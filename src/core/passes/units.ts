@@ -33,6 +33,8 @@ export interface Unit {
   requires?: Unit;
   /** The unit's text as a key (see select's markRepeats), where another unit says the same word for word. */
   repeats?: string;
+  /** What `score` holds for the unit being pinned (see select): the rest is its own value. */
+  pin?: number;
   /** The text the request works on (see rankPointedInput): ranked with the request, whatever its length. */
   input?: boolean;
 }
@@ -214,6 +216,7 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
           else if (TOPIC_TURN.test(text) && continuesLine(kept, sentence)) whole.score = 0;
           // A bare question ("Me: What else?", "Me: And the timeline?") says nothing without its answer.
           else if (BARE_QUESTION.test(text) && !continuesLine(kept, sentence) && !isSpecific(text)) whole.score = 0;
+          else if (GREETS_ROOM.test(text)) whole.score = 0;
           turn = whole;
         }
         else if (turn && !whole.head && opensLine(group[0]!, group[0]!.sentences.indexOf(sentence))) turn = undefined;
@@ -530,7 +533,12 @@ const BARE_QUESTION = /^[^:]{1,60}:\s*(?:[\p{L}\p{N}'’,-]+\s*){1,6}[?？]$/u;
 // A turn that answers the one before: "Hana: Yes, please.", "Greta: Sure, …", "Ines: Hugely.".
 const REPLY = /^[^:]{1,60}:\s*(?:yes|yeah|yep|no|nope|sure|ok|okay|right|exactly|definitely|absolutely|agreed|same|me too|hugely|of course|thanks|ja|nein|genau|sí|si|claro|vale|oui|non|d'accord|sim|não|claro|pode deixar|trago)(?![\p{L}])|^[^：:]{1,12}[：:]\s*(?:好的|好|没问题|没意见|可以|行|收到|同意|对|嗯|はい|了解|承知|わかりました|分かりました|大丈夫|いいえ|賛成)/iu;
 
-const ACKNOWLEDGES = /^[^:]{1,60}:\s*(?:thanks|thank you|will do|on it|sounds good|got it|noted|perfect|great|ok|okay|sure|cool)(?:,?\s+\p{Lu}[\p{L}'’-]*)?[\s.!]*$/iu;
+// "Paulo Mendes: Combinado.", "Javier: Vale.", "王磊：收到。" too.
+const ACKNOWLEDGES =
+  /^[^:]{1,60}:\s*(?:thanks|thank you|will do|on it|sounds good|got it|noted|perfect|great|ok|okay|sure|cool|combinado|beleza|fechado|certo|perfeito|vale|de acuerdo|perfecto|entendido|hecho|d['’]accord|ça marche|parfait|entendu|einverstanden|alles klar|passt|gut|danke)(?:,?\s+\p{Lu}[\p{L}'’-]*)?[\s.!]*$|^[^：:]{1,12}[：:]\s*(?:好的|收到|没问题|了解です|了解しました|承知しました|わかりました|分かりました)[。！!]*$/iu;
+// A turn that only greets the room: "Renata Souza: Bom dia, pessoal.", "Sam: Morning all!", "王磊：大家好。".
+const GREETS_ROOM =
+  /^[^:]{1,60}:\s*(?:(?:good )?morning|hi|hello|hey|bom dia|boa tarde|oi|olá|buenos días|buenas(?: tardes)?|hola|bonjour|salut|guten morgen|guten tag|hallo|moin)(?:,?\s*(?:all|everyone|everybody|team|folks|guys|pessoal|gente|a todos|todos|à tous|tout le monde|zusammen|alle|\p{Lu}[\p{L}'’-]*))?[\s.!]*$|^[^：:]{1,12}[：:]\s*(?:大家好|各位好|おはようございます|こんにちは|お疲れ様です)[。！!]*$/iu;
 
 /** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
 function namesSourceOnly(text: string): boolean {

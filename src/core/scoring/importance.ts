@@ -3,6 +3,7 @@ import { LABEL_LINE, LEAD_IN_LEVEL } from '../passes/structure';
 import { terms, termsOf, STOPWORDS } from '../text/words';
 import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
+import { decides } from './decisions';
 import { wordInformation } from './information';
 import { metaPenalty, ruleValue, specificity } from './rules';
 
@@ -17,6 +18,8 @@ export interface RankedSentence {
   readonly inList: boolean;
   /** Quoted material (a document, a draft): never talk about the prompt. */
   readonly material: boolean;
+  /** Said in a meeting or a call (see segment's markTranscript). */
+  readonly said: boolean;
   /** Position in the document, 0 = first sentence. */
   readonly order: number;
   /** Importance with nothing selected yet. */
@@ -58,10 +61,11 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     const label = block.sentences[0] && block.sentences.length > 1 ? sentenceText(block.sentences[0]) : '';
     if (label && !block.verbatim && LABEL_LINE.test(label) && TASK_TITLE.test(label)) for (const s of block.sentences.slice(1)) inTask.add(s);
     const listed = isListItem(block);
+    const said = block.sentences.some((s) => s.speaker);
     block.sentences.forEach((sentence, i) => {
       if (sentence.removed) return;
       const leadsParagraph = i === 0 && !listed && block.sentences.length > 1;
-      ranked.push({ sentence, opensBlock: i === 0, leadsParagraph, inList: listed, material: !!block.verbatim, order: ranked.length, score: 0, termScores: new Map() });
+      ranked.push({ sentence, opensBlock: i === 0, leadsParagraph, inList: listed, material: !!block.verbatim, said, order: ranked.length, score: 0, termScores: new Map() });
     });
   }
   if (ranked.length === 0) return ranked;
@@ -98,7 +102,8 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     // What the prompt tells the model to do is worth as much whatever the task.
     const instruction = instructs(r) ? INSTRUCTION : 0;
     // What the prompt asks and what it is about.
-    const stated = (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0);
+    const decided = r.said && decides(texts[i]!) ? DECISION : 0;
+    const stated = (i === taskStatement || (inTask.has(r.sentence) && instructs(r)) ? TASK_STATEMENT : 0) + (i === subject ? SUBJECT_STATEMENT : 0) + decided;
     const structure =
       (i === 0 ? 0.3 : 0) + (r.opensBlock ? 0.1 : 0) +
       (i === lastInstruction ? 0.2 : 0) + (/\?\s*$/.test(texts[i]!) ? 0.1 : 0) - (0.1 * i) / ranked.length;
@@ -119,7 +124,7 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       const penalty = metaPenalty(texts[i]!, r.sentence, r.material);
       if (asked && r.material) {
         // The question the prompt closes on is, for its documents, what a task is: they rank as a task ranks them.
-        r.score = WEIGHT_RELEVANCE * (asked[i]! + beside(asked, i)) + 0.15 * information[i]! + 0.1 * structure + rule - penalty;
+        r.score = WEIGHT_RELEVANCE * (asked[i]! + beside(asked, i)) + 0.15 * information[i]! + 0.1 * structure + rule - penalty + decided;
       } else r.score = 0.4 * information[i]! + 0.35 * structure + instruction + lead + rule - penalty + stated;
     }
     r.sentence.score = r.score;
@@ -145,6 +150,9 @@ function askedOfMaterial(ranked: readonly RankedSentence[], english: boolean): n
 
 // "## Your task", "## Task", "## Goal", "## Aufgabe", "## Tarea", "## Tâche", "## 任务".
 const TASK_TITLE = /^(?:#{1,6}\s*)?(?:\*\*)?(?:your\s+|the\s+)?(?:task|job|goal|objective|assignment|aufgabe|deine aufgabe|ihre aufgabe|tarea|tu tarea|tâche|votre tâche|ta tâche|tarefa|sua tarefa|任务|你的任务|タスク)(?![\p{L}])/iu;
+
+/** A decision or a commitment in a transcript: what its minutes keep. */
+const DECISION = 0.3;
 
 /** What the prompt is about, named ("This is the monorepo for Harborlight, …"), ranks with its task. */
 const SUBJECT_STATEMENT = 0.3;

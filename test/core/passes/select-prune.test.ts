@@ -529,6 +529,47 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a transcript\'s decisions and commitments over its chatter ("Greta: Sure, I\'ll do it by Friday.")', () => {
+    const en = [
+      'Summarize the meeting below into minutes.', '',
+      'Sam: Who wants to kick off today? I think most people are here now, apart from Ola.',
+      'Luis: The coffee machine on the third floor is broken again, somebody should look at it at some point.',
+      'Greta: Code reviews were slow. Some PRs waited more than two days for a first look.',
+      'Hana: Let\'s make that a team agreement: first review within one working day.',
+      'Greta: Sure, I\'ll update the working agreement page by Friday.',
+      'Sam: It feels like this sprint went on forever, honestly, and the weather did not help either.',
+      'Priyanka: My cat sat on the keyboard during the demo yesterday, which was funny in hindsight.',
+    ].join('\n');
+    const es = [
+      'Resume la reunión siguiente en un acta.', '',
+      'Marta: ¿Empezamos? Creo que ya estamos casi todos conectados, menos Andrés.',
+      'Javier: El wifi de la sala sigue yendo fatal, como siempre, a ver si alguien lo mira.',
+      'Lucía: El módulo de pagos todavía falla con las tarjetas de prueba de algunos bancos.',
+      'Marta: Entonces acordamos retrasar el lanzamiento al lunes 24 de marzo.',
+      'Javier: Vale, me encargo yo del arreglo de pagos antes del jueves.',
+      'Lucía: Qué semana más larga, de verdad, a ver si la próxima es más tranquila para todos.',
+      'Andrés: Yo llego tarde porque el tren se ha quedado parado media hora en Atocha otra vez.',
+    ].join('\n');
+    // A turn that only greets the room or acknowledges ("Combinado.") is no decision.
+    const pt = [
+      'Resuma a reunião abaixo em uma ata.', '',
+      'Renata Souza: Bom dia, pessoal.',
+      'Paulo Mendes: Ainda estamos com atraso de uns três dias nas entregas para o Sul, por falta de motoristas.',
+      'Renata Souza: Então fica decidido: vamos contratar a transportadora Rápido Sul até o fim de junho.',
+      'Paulo Mendes: Combinado.',
+      'Thiago Alves: Gente, alguém viu que a cafeteira do terceiro andar quebrou de novo esta semana?',
+      'Fernanda Lima: Kkkk, de novo não, semana passada também ficou parada uns dois dias.',
+      'Thiago Alves: Eu cuido do levantamento de horas extras até sexta, dia 7.',
+    ].join('\n');
+    for (const [text, kept] of [[en, ['team agreement', 'by Friday']], [es, ['acordamos', 'me encargo']], [pt, ['fica decidido', 'Eu cuido']]] as const)
+      for (const mode of BOTH)
+        for (const budget of ['60%', '50%', '40%']) {
+          const out = optimize({ text, budget, mode }).text;
+          for (const k of kept) assert.ok(out.includes(k), `${mode} ${budget}: ${k} lost\n${out}`);
+          assert.ok(!/Bom dia|Combinado/.test(out), `${mode} ${budget}: a greeting or an acknowledgement kept\n${out}`);
+        }
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
