@@ -124,6 +124,11 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   request.pinned = true;
   // A question in quotation marks is someone's message: the input, ranked above the role (see above).
   if (QUOTED_QUESTION.test(sentenceText(request))) request.input = true;
+  // The question the prompt exists to answer may stand in the paragraph before a closing rule: "Voici la
+  // question d'un salarié : « … ? »", then "Merci de répondre en quatre phrases maximum."
+  const before = blocks[lastProse - 1];
+  const question = before?.kind === 'prose' && !before.verbatim && !isListItem(before) ? [...before.sentences].reverse().find((s) => !said(s)) : undefined;
+  if (question && !/[?？]/.test(sentenceText(request)) && QUOTED_ASK.test(sentenceText(question))) question.pinned = question.input = true;
   // The question that asks may come before the last rule about it: "Can you point out the bugs and show a
   // fixed version? … Keep the explanation to at most 5 bullet points." (`closing` runs backwards.)
   // So may the polite ask before a closing rule, with or without its question mark: "Você poderia escrever
@@ -447,3 +452,5 @@ const ALSO_ASKS = /^[^\p{L}]*(?:(?:and|oh|also|plus)[,]?\s+)?(?:i(?:['’]d| wou
 
 // A question that is a quotation: "「…返品か交換はしてもらえますか？送料はどうなりますか？」".
 const QUOTED_QUESTION = /^[^\p{L}]*[「『"“«][\s\S]*[?？][」』"”»]\s*$/u;
+// Someone's question, quoted after the words that introduce it: 'Und jetzt die eigentliche Frage: „… kosten?“'.
+const QUOTED_ASK = /[:：]\s*[「『"“«„][\s\S]*[?？]\s*[」』"”»“]\s*$/u;

@@ -208,6 +208,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       for (let unit: Unit | undefined = best; unit && !keep.has(unit); unit = unit.head) keep.add(unit), frames.open(unit);
     }
   }
+  (globalThis as any).__dbg?.(units, keep, fixedUnits); // __dbg
   keepOnly(doc, units, keep, clausesOf, tokenizer, frames);
   if (room >= REFILL_SHARE * budget) refill(doc, units, { keep, covered, frames, byCost, filler }, clausesOf, { budget, tokenizer });
 }

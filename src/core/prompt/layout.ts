@@ -60,7 +60,7 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
 // Sections that hold material the prompt is about, not what it asks: a question after the last of them
 // ("</document>\n\nCustomer question: … ?") is the final input instead.
 const MATERIAL_TAG = /^(?:document|text|email|message|ticket)$/;
-const ASKED = /[?？][」』"”»']?\s*$|^[^\p{L}]*(?:[\p{L}]+\s+)?(?:question|inquiry|query|frage|anfrage|pregunta|consulta|pergunta|question du client|问题|咨询|質問|問い合わせ)\s*[:：]/imu;
+const ASKED = /[?？][\s\u00a0\u202f]*[」』"”“»']?\s*$|^[^\p{L}]*(?:[\p{L}]+\s+)?(?:question|inquiry|query|frage|anfrage|pregunta|consulta|pergunta|question du client|问题|咨询|質問|問い合わせ)\s*[:：]/imu;
 
 /** Whether prose after the material section `open`…`close` asks a question of its own. */
 function askedAfter(ranges: readonly PromptRange[], open: number, close: number, text: string): boolean {

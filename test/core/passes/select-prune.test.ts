@@ -570,6 +570,20 @@ describe('core/passes/select', () => {
         }
   });
 
+  it('keeps the quoted question of the paragraph before a closing rule ("Voici la question d\'un salarié : « … ? »")', () => {
+    const docs = (n: number, lang: 'fr' | 'de') =>
+      Array.from({ length: n }, (_, i) => lang === 'fr'
+        ? `<document id="${i + 1}" titre="Note RH ${i + 1}">\nLes salariés du site ${i + 1} ont droit à ${i + 2} jours de congé supplémentaires par an. La demande se fait dans l'outil interne au moins ${i + 5} jours avant.\n</document>`
+        : `<dokument id="${i + 1}" titel="Rundschreiben ${i + 1}">\nBeschäftigte am Standort ${i + 1} erhalten ${i + 2} zusätzliche Urlaubstage pro Jahr. Der Antrag erfolgt mindestens ${i + 5} Tage vorher im internen Portal.\n</dokument>`).join('\n\n');
+    const fr = `Utilise uniquement les documents ci-dessous et cite la source entre crochets.\n\n${docs(3, 'fr')}\n\nVoici la question d'un salarié : « Je travaille sur le site 2 depuis un an. Combien de jours de congé supplémentaires ai-je par an ? »\n\nMerci de répondre en deux phrases maximum.`;
+    const de = `Stütze dich nur auf die Dokumente unten und nenne die Quelle in eckigen Klammern.\n\n${docs(3, 'de')}\n\nUnd jetzt die eigentliche Frage einer Kollegin: „Ich arbeite am Standort 2. Wie viele zusätzliche Urlaubstage habe ich pro Jahr?“\n\nAntworte in höchstens zwei Sätzen.`;
+    for (const [text, question] of [[fr, 'Combien de jours'], [de, 'Wie viele zusätzliche']] as const)
+      for (const budget of ['60%', '45%']) {
+        const out = optimize({ text, budget, mode: 'strict' }).text;
+        assert.ok(out.includes(question), `${budget}: the question is gone\n${out}`);
+      }
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
