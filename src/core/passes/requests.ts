@@ -190,7 +190,10 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // "Task:" alone on the line over what to do ("Task:\nWrite a reusable prompt that …"): its first instruction.
   const tasked = prose.find((b) => b.sentences.length > 1 && !b.verbatim && TASK_LABEL.test(sentenceText(b.sentences[0]!)))?.sentences.slice(1).find((s) => s.instruction && !s.pinned);
   const first =
-    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s)) ?? opening.find((s) => !s.pinned && wants(s)) ?? asked();
+    tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s)) ?? opening.find((s) => !s.pinned && wants(s)) ?? asked() ??
+    // "Please fill the schema from the email.": a polite imperative of the writer's own opening prose; "Bitte
+    // beachte folgende Regeln" asks only that the prompt be followed.
+    opening.find((s) => !s.pinned && s.instruction && PLEASE.test(sentenceText(s)) && !FOLLOWING_RULES.test(sentenceText(s)) && !isListItem(blockOf(s)) && !blockOf(s).verbatim);
   if (first) first.request = true;
   // A second ask in so many words: "I'd also like to know whether we need to handle … separately.", "Could you
   // also …?", "¿Podrías también …?".
@@ -408,6 +411,7 @@ export function namedAbove(text: string): string | undefined {
 const NAMES_SECTION = /<\p{L}[\p{L}\p{N}_.-]*>/u;
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
+const PLEASE = /^[^\p{L}]*(?:please|kindly|bitte|por favor|s['’]il (?:te|vous) plaît|merci de|请|麻烦)(?![\p{L}])/iu;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.
 const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;
 

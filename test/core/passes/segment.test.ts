@@ -217,6 +217,9 @@ describe('core/passes/segment', () => {
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
+    // A polite imperative of the opening prose asks, after talk that asks for help not yet named.
+    assert.deepEqual(requests('Hey, can you help me with something? I need to turn incident write-ups into records. Below is the schema and then one write-up. Please fill the schema from the email.\n\nRules:\n\n- Output the JSON only.'),
+      ['Please fill the schema from the email.']);
     // "I'd really appreciate it if you could …" asks for the work it names; reading the prompt carefully is no work.
     assert.deepEqual(requests('Hey, could you help me with something? Below is the raw transcript from our sync. I\'d really appreciate it if you could turn it into proper meeting minutes.\n\nTranscript:\n\nPriya: Hi all.'),
       ["I'd really appreciate it if you could turn it into proper meeting minutes."]);
