@@ -1,4 +1,6 @@
-import { isListItem, isMaterial, isStructural, sentenceText, type Block, type Doc, type Sentence } from '../doc';
+import { isListItem, isMaterial, isStructural, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
+import { wordInformation } from '../scoring/information';
+import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
 import { namedAbove, pointsBelow } from './requests';
@@ -311,3 +313,37 @@ function shortAnswer(body: string): string | undefined {
   return words.length > 0 && words.length <= MAX_LABEL_WORDS ? words.join(' ').toLowerCase() : undefined;
 }
 const MAX_LABEL_WORDS = 3;
+
+/**
+ * A code or data block whose names the prompt's own sentences use ("ciudad", "total_gastado", `order_id`):
+ * what they ask is about it (a schema to query, a function to review), and each sentence that names it
+ * adds to its value. Said in English, a name is a rare word or shaped like an identifier ("name" and
+ * "file" are everywhere); in the other languages, code's words are names where its prose uses them.
+ */
+export function rankNamedBlocks(doc: Doc, entries: readonly Entry[]): void {
+  const shown = entries.filter((e) => e.unit.block && (e.unit.block.kind === 'code' || e.unit.block.kind === 'data'));
+  if (shown.length === 0) return;
+  const own = doc.blocks.filter((b) => b.kind === 'prose' && !b.verbatim && !b.removed).flatMap((b) => b.sentences.filter((s) => !s.removed));
+  for (const { unit } of shown) {
+    const names = new Set(words(unit.block!.body).filter((w) => isName(w, doc.english)));
+    let naming = 0;
+    for (const sentence of own) if (sentenceWords(sentence).some((w) => names.has(w))) naming++;
+    unit.score += NAMED_BY * Math.min(MAX_NAMING, naming);
+  }
+}
+const NAMED_BY = 0.25;
+const MAX_NAMING = 4;
+const MIN_NAME = 4;
+const RARE = 0.75;
+const IDENTIFIER = /[_\d]|[a-z][A-Z]/;
+const isName = (word: string, english: boolean): boolean =>
+  word.length >= MIN_NAME && !STOPWORDS.has(word) && !CODE_WORDS.has(word) && /\p{L}/u.test(word) && (!english || IDENTIFIER.test(word) || wordInformation(word) >= RARE);
+// Keywords and types that any code or schema holds: no name of this one.
+const CODE_WORDS = new Set(
+  ('select from where create table insert update delete join left right inner outer group order limit having null true false return ' +
+    'function const async await class import export interface string number boolean varchar integer bigint decimal numeric text date ' +
+    'datetime timestamp primary foreign references default index unique auto_increment json object array print self none elif while ' +
+    'public private static void package func main error errors value values type types string int float double char bool struct ' +
+    'http https test tests file files name data list items item count distinct case when then else between like exists union')
+    .split(' '),
+);

@@ -7,7 +7,7 @@ import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
+import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
 import { dropUnpairedTags, isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
 import { sentenceUnits, withHeads, type Unit } from './units';
@@ -103,6 +103,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   }
   markRepeats(entries);
   markAnswers(entries);
+  rankNamedBlocks(doc, entries);
   announceBlocks(doc, entries);
   rankPointedInput(doc, entries, strict);
   rankNamedTable(doc, entries, budget);
@@ -208,7 +209,6 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
       for (let unit: Unit | undefined = best; unit && !keep.has(unit); unit = unit.head) keep.add(unit), frames.open(unit);
     }
   }
-  (globalThis as any).__dbg?.(units, keep, fixedUnits); // __dbg
   keepOnly(doc, units, keep, clausesOf, tokenizer, frames);
   if (room >= REFILL_SHARE * budget) refill(doc, units, { keep, covered, frames, byCost, filler }, clausesOf, { budget, tokenizer });
 }

@@ -584,6 +584,26 @@ describe('core/passes/select', () => {
       }
   });
 
+  it('keeps, in strict mode, the schema whose columns the prompt names ("ciudad", "total_gastado") over prose that names none', () => {
+    const text = [
+      'Perdona la molestia, pero llevo toda la mañana peleándome con una consulta y no consigo que salga bien del todo.',
+      'Te cuento un poco el contexto para que lo entiendas mejor, porque el equipo es nuevo y vamos con prisa estas semanas.',
+      'Lo que necesito es: para cada ciudad, el cliente que más ha gastado en 2023, contando solo los pedidos que no estén cancelados.',
+      'Los clientes sin ciudad no deben aparecer.',
+      'El resultado tiene las columnas ciudad, nombre y total_gastado.', '',
+      '```sql',
+      'CREATE TABLE clientes (id INT PRIMARY KEY, nombre VARCHAR(100) NOT NULL, ciudad VARCHAR(50));',
+      'CREATE TABLE pedidos (id INT PRIMARY KEY, cliente_id INT NOT NULL, importe DECIMAL(10,2), estado VARCHAR(20), fecha DATE);',
+      '```', '',
+      'Normalmente estas cosas las hace mi compañero, pero está de vacaciones hasta el mes que viene y no quiero molestarle.',
+      'La verdad es que el año pasado ya tuvimos problemas parecidos con otra consulta y tardamos bastante en resolverlos.',
+    ].join('\n');
+    for (const budget of ['60%', '50%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('CREATE TABLE pedidos'), `${budget}: the schema is gone\n${out}`);
+    }
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
