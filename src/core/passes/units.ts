@@ -257,7 +257,9 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
     }
     if (glued && glued.indent === indent && units.length > first) units[first]!.head ??= glued.unit;
     if (!listItem && !continuation) (procedure = procedureSection), (lastStep = undefined);
-    else if (procedure && units.length > first && STEP_MARKER.test(group[0]!.prefix)) {
+    // A step that only forbids ("4. Do not add new dependencies.") is a rule set in the list, no step of the
+    // sequence: it stands alone, and the next step follows the one before it.
+    else if (procedure && units.length > first && STEP_MARKER.test(group[0]!.prefix) && !FORBIDS.test(sentenceText(units[first]!.sentences![0]!))) {
       if (lastStep && lastStep.indent === indent && lastItem?.end === at - 1) units[first]!.head ??= lastStep.unit;
       if (!lastStep || lastStep.indent >= indent) lastStep = { indent, unit: units[first]! };
     }
@@ -648,6 +650,7 @@ const EXAMPLE_TITLE = /^#{1,6}\s*(?:\*\*|__)?(?:example|sample|beispiel|ejemplo|
 // What names a procedure in a title or lead-in; its steps are numbered (STEP_MARKER).
 const PROCEDURE = /(?<![\p{L}])(?:steps?|step-by-step|workflow|process|procedure|phase \d+|in (?:this|the following) order|ordered|schritte|ablauf|vorgehen(?:sweise)?|arbeitsablauf|pasos|proceso|procedimiento|flujo de trabajo|étapes|procédure|processus|déroulement|passos|etapas|processo|procedimento|fluxo)(?![\p{L}])|步骤|流程|手順|ステップ/iu;
 const STEP_MARKER = /^\s*\d{1,3}[.)]\s/;
+const FORBIDS = /^[^\p{L}]*(?:never|do not|don['’]t|avoid|nie|niemals|keine?n?|nunca|no|jamais|ne|n['’]|não|evite|evita)(?![\p{L}])|^[^\p{L}]*(?:不要|不得|禁止|切勿|请勿|严禁)/iu;
 
 // Says nothing but that something follows: "以下の内容でお願いします。", "See below.", "如下。".
 const POINTS_AHEAD = /^(?:(?:please )?see (?:below|the following)|as follows|以下の?(?:内容|通り|とおり)?で?(?:お願いします|お願いいたします|よろしくお願いします)|(?:具体)?(?:内容|要求|情况)?如下|siehe unten|ver abajo|voir ci-dessous|veja abaixo)[.。!！]?$/iu;

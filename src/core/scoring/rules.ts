@@ -81,6 +81,8 @@ const META = new Phrases(
     "i know it's | i know it’s | i know it is | i know that's | i know that’s | i know this is | " +
     "i'm not good | not sure | not quite sure | i don't know | i don’t know | i'm bad at | i'm terrible at | i am terrible at | " +
     "i'm no expert | is rusty | i'd do it myself | a few notes so | a couple of notes so | so you don't trip | so you do not trip | " +
+    // "I'm not 100% sure this is the best way to describe it, but here goes."
+    'not 100 sure | here goes | ' +
     'danke | vielen dank | ich hoffe | ehrlich gesagt | wie gesagt | nicht sicher | nicht ganz sicher | weiß nicht | ' +
     'ich hätte da mal eine frage | wenn du mir helfen könntest | wenn sie mir helfen könnten | wenn ihr mir helfen könntet | ' +
     'gracias | espero que | no se me da | perdón | perdona | lo siento | no sé | no estoy seguro | no estoy segura | la verdad es que | sinceramente | ' +

@@ -629,6 +629,22 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps a numbered step that only forbids ("4. Do not add new dependencies.") without the steps before it', () => {
+    const text = [
+      'Your goal is to add input validation and error handling to the endpoint in the selected file.', '',
+      'Steps:', '',
+      '1. Read the selected endpoint and identify every input: path parameters, query parameters and the request body.',
+      '2. Create a Pydantic v2 model for the request body if there is none yet, with length limits on every string field and a lower bound on counts.',
+      '3. Replace any bare `except:` with specific exceptions. Map `NotFoundError` to HTTP 404, `PermissionDenied` to 403 and `ValidationError` to 422, and log anything else with `logger.exception` before returning 500.',
+      '4. Do not add new dependencies.',
+      '5. Add tests in `tests/api/` for one valid request and one request with a missing field.',
+    ].join('\n');
+    for (const budget of ['75%', '60%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(/(?:Do not|Don't) add new dependencies/.test(out), `${budget}: the prohibition went with the steps before it\n${out}`);
+    }
+  });
+
   it('keeps a numbered procedure as its beginning ("## Workflow", "Follow these steps:"): never step 5 without step 4', () => {
     const procedures = [
       [
