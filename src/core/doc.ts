@@ -244,9 +244,13 @@ export function render(doc: Doc): string {
   const blocks = doc.blocks;
   const stray = strayRules(blocks);
   const keptOf = new Map<Quotation, Block[]>(); // the kept paragraphs of each quotation over several
+  const texts = blocks.map((block, i) => (block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block)));
+  const numbers = renumbered(doc, texts);
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
-    let text = block.removed || isStraySpacer(blocks, i) || stray.has(block) ? '' : renderBlock(block);
+    let text = texts[i]!;
+    const number = numbers.get(block);
+    if (number !== undefined && text !== '') text = text.replace(NUMBERED, (_, indent: string) => indent + number);
     if (text !== '' && block.quotation) {
       let kept = keptOf.get(block.quotation);
       if (!kept) keptOf.set(block.quotation, (kept = block.quotation.blocks.filter((b) => !b.removed && renderBlock(b) !== '')));
@@ -270,6 +274,59 @@ export function render(doc: Doc): string {
 }
 
 const lineBreaks = (gap: string): number => gap.split('\n').length - 1;
+
+// A numbered item's marker ("2. ", "  3) ") and a sentence that refers to an item by its number ("see step 3",
+// "rule 2", "Schritt 4", "第3条"): with one, numbers are names, and stay as written.
+const NUMBERED = /^([ \t]*)\d{1,3}(?=[.)][ \t])/;
+const REFERS_TO_NUMBER = /(?<![\p{L}])(?:steps?|rules?|items?|points?|stages?|phases?|schritte?s?|regeln?|punkte?s?|pasos?|reglas?|puntos?|étapes?|règles?|passos?|regras?|pontos?)\s+#?\d|(?<![\p{L}\d])#\d|第\s*\d+\s*[条步项点]/iu;
+const refersToNumbers = new WeakMap<Doc, boolean>();
+// A list whose numbers rank ("Cleanup priorities, in order:", "nach Priorität"): priority 5 never becomes 1.
+const RANKING = /priorit|ranked|ranking|in (?:this |that |the following )?order(?! to)|order of|most important first|wichtigkeit|rangfolge|reihenfolge|importancia|en orden|importance|dans l['’]ordre|importância|na ordem|优先|優先|顺序|順番|重要度/iu;
+
+/** Whether the lead-in or heading right above the list item at `at` says its numbers rank. */
+function ranks(blocks: readonly Block[], at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && blocks[k]!.kind === 'prose' && LIST_MARKER.test(blocks[k]!.prefix)) k--;
+  const lead = blocks[k];
+  if (!lead) return false;
+  return RANKING.test(lead.kind === 'prose' ? lead.sentences.map(sentenceText).join(' ') : lead.body);
+}
+
+/**
+ * New numbers for the kept items of a numbered list that lost some ("1. 2. 4." reads "1. 2. 3."): a run of
+ * items at one indent, numbered one after another, counts on from its first number. Nested items and an
+ * item's later paragraphs may stand between two items of the run; anything else ends it.
+ */
+function renumbered(doc: Doc, texts: readonly string[]): Map<Block, number> {
+  const numbers = new Map<Block, number>();
+  let refers = refersToNumbers.get(doc);
+  if (refers === undefined) {
+    refers = doc.blocks.some((b) => b.kind === 'prose' && b.sentences.some((s) => REFERS_TO_NUMBER.test(sentenceText(s))));
+    refersToNumbers.set(doc, refers);
+  }
+  if (refers) return numbers;
+  let run: { indent: number; last: number; next: number; gap: boolean; ranks: boolean } | null = null;
+  doc.blocks.forEach((block, i) => {
+    const marker = block.kind === 'prose' ? NUMBERED.exec(block.prefix) : null;
+    const indent = block.kind === 'prose' ? /^[ \t]*/.exec(block.prefix)![0].length : 0;
+    if (!marker) {
+      // What stands inside an item (deeper, or its next paragraph) keeps the run; anything else ends it.
+      if (!(block.kind === 'prose' && run !== null && indent > run.indent)) run = null;
+      return;
+    }
+    const written = Number(block.prefix.slice(marker[1]!.length, marker[0].length));
+    if (run && indent > run.indent) return;
+    if (!run || indent !== run.indent || written !== run.last + 1) run = { indent: marker[1]!.length, last: written, next: written, gap: false, ranks: ranks(doc.blocks, i) };
+    else run.last = written;
+    if (texts[i] === '') {
+      run.gap = true;
+      return;
+    }
+    if (!run.ranks && (run.gap || run.next !== written)) numbers.set(block, run.next);
+    run.next++;
+  });
+  return numbers;
+}
 /** Whether the block's last kept sentence ends in a protected piece (a <keep> span, a literal): never edited. */
 const endsLocked = (block: Block): boolean => {
   const last = block.sentences.filter((s) => !s.removed).pop();

@@ -1411,7 +1411,23 @@ describe('core/passes/select', () => {
     }
   });
 
-  it('keeps the number each ordered item was written with: a gap shows what went, and priority 5 never becomes priority 1', () => {
+  it('numbers the kept items of a numbered list one after another ("1. 2. 4." reads "1. 2. 3."), unless the prompt names items by number', () => {
+    const rules = ['Rules for every reply:', '', '1. Greet the customer by first name.', '2. Think about the general tone a little and maybe keep it friendly where it feels right.',
+      '3. Never promise a refund above $250 without a supervisor.', '4. Consider some general improvements to the wording here and there.', '5. Quote the order number exactly as written.'];
+    for (let percent = 30; percent <= 95; percent += 5) {
+      const out = optimize({ text: rules.join('\n'), budget: `${percent}%`, mode: 'strict' }).text;
+      const numbers = out.split('\n').filter((l) => /^\d\. /.test(l)).map((l) => Number(l[0]));
+      assert.deepEqual(numbers, numbers.map((_, i) => i + 1), `${percent}%: ${numbers.join(', ')}\n${out}`);
+    }
+    // "Rule 3" names an item: its number stays what it was written.
+    const named = [...rules, '', 'Rule 3 overrides every other rule.'].join('\n');
+    for (let percent = 30; percent <= 95; percent += 5) {
+      const out = optimize({ text: named, budget: `${percent}%`, mode: 'strict' }).text;
+      for (const line of out.split('\n').filter((l) => /^\d\. /.test(l))) assert.ok(named.includes(line), `${percent}%: "${line}" is not written so\n${out}`);
+    }
+  });
+
+  it('keeps the number each item of a ranking was written with: priority 5 never becomes priority 1', () => {
     const text = ['Cleanup priorities, in order:', '', '1. Look around the codebase a bit.', '2. Think about what could be nicer.', '3. Consider some general improvements.', '4. Maybe tidy things up where it feels right.', '5. Never delete `migrations/` or `.env.example`, even when they look unused.', '', 'Report what you removed.'].join('\n');
     const out = optimize({ text, budget: '50%', mode: 'strict' }).text;
     // Before, the one kept item was numbered "1." again.
