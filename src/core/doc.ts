@@ -37,6 +37,8 @@ export interface Sentence {
   input?: boolean;
   /** Opens a turn of a transcript ("Carlos (tesoureiro): …"): the rest of its line is said by that speaker. */
   speaker?: boolean;
+  /** What a sentence relaxed mode keeps whatever the budget leans on ("Les formules : …" before "N'invente aucun autre tarif."): kept with it. */
+  leanedOn?: boolean;
 }
 
 /**

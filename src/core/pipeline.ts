@@ -179,7 +179,7 @@ function dropUntilFits(doc: Doc, { tokenizer, budget, mode }: PassContext): stri
   const units: Droppable[] = [];
   for (const block of doc.blocks) {
     if (block.removed || block.kind !== 'prose') continue;
-    const droppable = block.sentences.filter((sentence) => !sentence.removed && !(!strict && isFixedSentence(sentence)));
+    const droppable = block.sentences.filter((sentence) => !sentence.removed && !(!strict && (isFixedSentence(sentence) || sentence.leanedOn)));
     // A list item is one rule: its sentences go together ("8. `vat_rate` is a percentage … If lines have
     // different VAT rates, put the rate of the first line …" must not lose its first sentence alone).
     if (isListItem(block) && droppable.length > 1) {

@@ -43,9 +43,9 @@ export function keepWhatKeptLeansOn(entries: readonly Entry[]): void {
       const leaned = entryOf.get(head);
       if (!leaned || leaned.kept || head.parent !== unit.parent) break;
       leaned.kept = true;
-      // The last resort of the pipeline drops the least valuable sentence first: never what is leaned on.
+      // The last resort of the pipeline drops the least valuable sentence first, and in relaxed mode never what is leaned on.
       const dependent = Math.max(...unit.sentences!.map((s) => s.score));
-      for (const sentence of head.sentences!) sentence.score = Math.max(sentence.score, dependent);
+      for (const sentence of head.sentences!) (sentence.score = Math.max(sentence.score, dependent)), (sentence.leanedOn = true);
     }
   }
 }

@@ -566,7 +566,11 @@ function isCapitalTitle(text: string): boolean {
 const MAX_TITLE_WORDS = 12;
 
 /** Says nothing without the sentence before: "Then …", "It is cleared …", "Always note them in CONCERNS.md." */
-const leansOnPrevious = (text: string): boolean => CONTINUES.test(text) || pointsAtThose(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+const leansOnPrevious = (text: string): boolean =>
+  CONTINUES.test(text) || pointsAtThose(text) || IN_THAT_CASE.test(text) || ((OBJECT_PRONOUN.test(text) || LATE_OBJECT.test(text)) && text.split(/\s+/).length <= MAX_LEANING_WORDS);
+// The case the sentence before names, inside the sentence: "Weise in so einem Fall kurz auf den Widerspruch hin."
+const IN_THAT_CASE =
+  /(?<![\p{L}])(?:in (?:that|such a|this|which) case|in such cases|in so einem fall|in solchen fällen|in diesem fall|in dem fall|dans ce cas|dans un tel cas|en ce cas|en ese caso|en tal caso|en este caso|en esos casos|nesse caso|neste caso|em tal caso|nesses casos)(?![\p{L}])|这种情况下|此时|その場合|この場合/iu;
 
 /**
  * A question or reply of a word or two in a paragraph ("Anything else? ... No?", "Agreed.") answers the
@@ -616,7 +620,21 @@ const LATE_OBJECT = /(?<![\p{L}])them(?![\p{L}])/iu;
 const talksToReader = (unit: Unit): boolean => !!unit.sentences?.every((s) => isGreeting(sentenceText(s)) || metaPenalty(sentenceText(s), s) > 0);
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
-const leansOn = (text: string, before: Unit, prompt = false): boolean => leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE) || BARE_DEMONSTRATIVE.test(text);
+const leansOn = (text: string, before: Unit, prompt = false): boolean =>
+  leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE) || BARE_DEMONSTRATIVE.test(text) || (prompt && namesOther(text, before));
+
+// "Andere Tarifpreise kennst du nicht.", "N'invente aucun autre tarif.", "Quote no other prices.": beyond
+// what the sentence before names.
+const OTHER = /(?<![\p{L}])(?:other|andere[nrms]?|autres?|otr[oa]s?|outr[oa]s?)\s+(\p{L}{4,})/giu;
+function namesOther(text: string, previous: Unit): boolean {
+  let before: string | undefined;
+  for (const m of text.matchAll(OTHER)) {
+    before ??= previous.sentences!.map(sentenceText).join(' ').toLowerCase();
+    // A compound names its head first: "Tarifpreise" beside "Tarif".
+    if (opensWordIn(before, m[1]!.toLowerCase().slice(0, 5))) return true;
+  }
+  return false;
+}
 // "… can't be done well with these, tell me": "these" with no noun after it is what the sentence before named.
 const BARE_DEMONSTRATIVE = /(?<![\p{L}])(?:with|of|from|among|beyond|besides|outside|than|by)\s+(?:these|those)(?=\s*[,.;:!?)]|\s*$)/iu;
 

@@ -604,6 +604,15 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "in so einem Fall" and "any other tariff" only with the sentence they point back at', () => {
+    const de = 'Du beantwortest Fragen zu Dienstreisen. Stütze dich nur auf die Dokumente unten. Nenne bei jeder Aussage die Quelle in eckigen Klammern. ' +
+      'Wenn sich Dokumente widersprechen, gilt immer das neuere Dokument. Weise in so einem Fall kurz auf den Widerspruch hin. Antworte in höchstens fünf Sätzen und ohne Aufzählungen.';
+    keptOnlyWith(de, 'in so einem Fall', 'widersprechen', '"in so einem Fall" points at the case before it', 20, BOTH);
+    const fr = 'Tu réponds aux adhérents de la mutuelle Horizon. Ne communique jamais le numéro de sécurité sociale. Réponds toujours en français, en trois phrases au plus. ' +
+      'Les formules actuelles : « Essentielle » à 38,50 €/mois, « Confort » à 61,20 €/mois (tarifs 2025). N\'invente aucun autre tarif.';
+    keptOnlyWith(fr, 'aucun autre tarif', '38,50', '"aucun autre tarif" means nothing without the tariffs', 20, BOTH);
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
