@@ -15,12 +15,13 @@ const EUROPEAN = [
   'ich (?:bin mir|weiß) nicht (?:ganz |so )?(?:sicher|genau)', 'wie (?:schon )?gesagt',
   '(?:liebe|viele|beste|herzliche|schöne) grüße', 'mit freundlichen grüßen', 'ich hoffe,? es geht (?:dir|euch|ihnen) gut',
   'das wäre (?:echt |wirklich |total |sehr |super )?(?:nett|lieb|super|toll|klasse)', 'vielleicht magst du (?:kurz |mal |kurz mal )?(?:draufschauen|drüberschauen|drauf schauen|drüber schauen)',
-    'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
+    'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'ich hoffe,? das passt so', 'ich bin da (?:immer )?so ungeschickt(?: mit worten)?', 'ich bin (?:echt |schon )?gespannt,? ob das klappt', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
   'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
   'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)', 'espero que (?:estés|esté|estéis) bien', 'un (?:abrazo|saludo)',
   'no sé si (?:tiene sentido|se entiende)', '¿?qué tal', '¿?cómo (?:estás|está|andas)',
+  'si algo no queda claro,? (?:dímelo|me dices|avísame)(?: y lo aclaro)?', 'no sé si funcionará,? pero (?:probamos|probemos)', 'a ver si me explico(?: bien)?',
   // "A ver si me puedes echar una mano, si no es mucha molestia": asking for help, not saying what with.
   'si no es (?:mucha )?molestia',
   // French
@@ -31,12 +32,13 @@ const EUROPEAN = [
   'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
   'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)', 'on en (?:re)?(?:discute|parle)',
   'je me permets de vous (?:solliciter|contacter|écrire|déranger)', 'si vous avez (?:un moment|deux minutes|un peu de temps)',
+  '(?:voilà,? )?je crois que c[’\']est tout', 'j[’\']ai hâte de voir le résultat',
   // Portuguese
   'muito obrigad[oa]', 'como (?:vai|está|estás)(?: você)?(?=\\s*[?!])', 'obrigad[oa]', 'valeu', 'desculp[ae](?! a)',
   'espero que (?:sim|esteja)', 'qualquer (?:dúvida|coisa)', 'não sei se estou explicando', 'você é (?:um anjo|demais|incrível)',
   'você está salvando', '(?:um )?abraços?', 'atenciosamente', 'desde já agradeço', 'não sei se (?:faz sentido|ficou claro|me expliquei)',
   '(?:tudo )?beleza(?=\\s*\\?)', 'seria (?:ótimo|incrível|muito bom) se (?:você|vocês) (?:pudesse|pudessem) me ajudar(?: com isso)?',
-  'acho que é tudo', 'se (?:tiveres|tiver|tiverem) (?:alguma|qualquer) dúvida,? (?:diz-me|me diga|diga|avisa|pergunta)',
+  'acho que é tudo', 'não sei se vai funcionar(?: direitinho)?,? mas vamos tentar(?:,? né)?', 'sei que é (?:meio |um pouco )?chato', 'não sou muito bom nisso(?:,? sabe)?', 'se (?:tiveres|tiver|tiverem) (?:alguma|qualquer) dúvida,? (?:diz-me|me diga|diga|avisa|pergunta)',
   'se não (?:for|fosse) (?:muito )?(?:incômodo|pedir muito)', 'se puder(?:em)? me ajudar', 'agradeço (?:demais|muito|imensamente)', 'queria pedir uma ajud(?:a|inha)',
   // Help asked for, not yet named: "mas preciso de uma ajudinha rápida" ("… de ajuda com um contrato" names it).
   '(?:mas )?preciso de uma ajud(?:a|inha)(?: rápida)?(?!\\s+(?:com|para|em|no|na)(?![\\p{L}]))',
@@ -47,7 +49,7 @@ const WIDE = [
   // "以上です。" closes a message; not "3日以上です" (three days or more).
   '(?<![\\p{N}\\p{Script=Han}\\p{Script=Katakana}])以上(?:です|になります|となります)(?=[。！!]*$)',
   // Chinese
-  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些', '(?:如果[^，。]{0,12}?)?(?:还)?请?多多?包涵',
+  '你好', '您好', '大家好', '大佬好', '谢谢', '感谢', '辛苦', '麻烦了', '麻烦大家', '麻烦你了', '打扰', '不好意思', '见谅', '感激不尽', '想多了', '多谢', '拜托了', '先谢过', '说清楚没有', '请你喝', '请你吃', '大概就是这些', '以上就是全部内容(?:啦|了)?', '请?多担待', '希望这样(?:比较|够)清楚', '(?:可能)?写得有点啰嗦', '如果我的描述不够清楚的话', 'まだ粗削りかもしれませんが', '(?:分かり|わかり)にくい点があれば', '(?:如果[^，。]{0,12}?)?(?:还)?请?多多?包涵',
   // "如果有任何不清楚的地方，请直接问我": what English says as "let me know if anything is unclear".
   '(?:如果)?有(?:任何)?(?:不清楚|不明白|疑问|问题)(?:的地方)?[，,]?\\s*(?:请|欢迎)?(?:直接|随时)?(?:问我|告诉我|联系我)',
 ];

@@ -65,6 +65,21 @@ describe('core/passes/rewrite', () => {
     for (const [input, expected] of cases) assert.equal(rw(input), expected);
   });
 
+  it('drops the hedges and sign-offs a later round of trial prompts left at 100%, in seven languages', () => {
+    const cases: [string, string][] = [
+      ['Summarise the report in five bullets. Any help would be wonderful. I think that\'s probably everything.', 'Summarise the report in five bullets.'],
+      ['Fasse den Bericht zusammen. Ich hoffe, das passt so. Vielen Dank, ich bin echt gespannt, ob das klappt!', 'Fasse den Bericht zusammen.'],
+      ['Resume el informe. Si algo no queda claro, dímelo y lo aclaro. No sé si funcionará, pero probamos.', 'Resume el informe.'],
+      ["Résume le rapport. Voilà, je crois que c'est tout ! Et merci beaucoup pour ton aide, j'ai hâte de voir le résultat !", 'Résume le rapport.'],
+      ['Resuma o relatório. Não sei se vai funcionar direitinho, mas vamos tentar, né?', 'Resuma o relatório.'],
+      ['请总结这份报告。可能写得有点啰嗦，请多担待。以上就是全部内容啦。', '请总结这份报告。'],
+      ['報告書を要約してください。まだ粗削りかもしれませんが、よろしくお願いします。', '報告書を要約してください。'],
+      // What the writer says of the text to read stays: "Résume le rapport, si tu vois …" is the request.
+      ['Résume le rapport, si tu vois ce que je veux dire.', 'Résume le rapport, si tu vois ce que je veux dire.'],
+    ];
+    for (const [input, expected] of cases) assert.equal(rw(input), expected);
+  });
+
   it('keeps a line that introduces what follows, whatever hope it voices', () => {
     // Before, at 100% the line went whole and the quoted question after it lost its label.
     assert.match(rw('Answer from the policy only. Okay, so here is the question from the employee, I hope it makes sense:'), /question from the employee/);
