@@ -621,7 +621,21 @@ const talksToReader = (unit: Unit): boolean => !!unit.sentences?.every((s) => is
 
 /** Whether `text` says nothing without `before`: an opener that leans on it, or a demonstrative it names. */
 const leansOn = (text: string, before: Unit, prompt = false): boolean =>
-  leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE) || BARE_DEMONSTRATIVE.test(text) || (prompt && namesOther(text, before));
+  leansOnPrevious(text) || pointsBack(text, before, prompt ? PROMPT_DEMONSTRATIVE : DEMONSTRATIVE) || BARE_DEMONSTRATIVE.test(text) || (prompt && (namesOther(text, before) || pointsBackWide(text, before)));
+
+// "…この変更を必ずお伝えください。" after "…毎月27日に変更になります。", "该费用…" after "…收取服务费": a demonstrative
+// inside a Chinese or Japanese sentence, whose noun (its first two characters) the sentence before names.
+const WIDE_DEMONSTRATIVE = /(?:この|その|これらの|それらの|该|这个|这些|这项|这种|此)(\p{Script=Han}{2})/gu;
+function pointsBackWide(text: string, previous: Unit): boolean {
+  if (!hasWideText(text)) return false;
+  let before: string | undefined;
+  for (const m of text.matchAll(WIDE_DEMONSTRATIVE)) {
+    before ??= previous.sentences!.map(sentenceText).join('');
+    if (before.includes(m[1]!)) return true;
+  }
+  return false;
+}
+const hasWideText = (text: string): boolean => /[\u3040-\u30ff\u4e00-\u9fff]/u.test(text);
 
 // "Andere Tarifpreise kennst du nicht.", "N'invente aucun autre tarif.", "Quote no other prices.": beyond
 // what the sentence before names.

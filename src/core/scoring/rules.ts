@@ -95,7 +95,7 @@ const META = new Phrases(
     // "Please read the whole thing before you start", "Merci de le lire en entier": about reading the prompt.
     'read the whole thing | read it all | read it in full | read the whole file | follow this carefully | follow these carefully | follow it carefully | le lire en entier | lisez-le en entier | lis-le en entier | ' +
     'léelo entero | léelo completo | leerlo entero | leia tudo | leia até o fim | lê-lo inteiro | lies alles | ganz durchlesen',
-  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば', '完整读一遍', '从头到尾读', '全部読んで'],
+  ['最後まで読んで', '仔细阅读本文', 'こんにちは', 'よろしくお願い', 'お世話になって', 'お疲れ様', 'ありがとう', 'すみません', '恐れ入ります', '申し訳', 'わかりません', '你好', '您好', '谢谢', '感谢', '麻烦了', '麻烦大家', '感激不尽', '辛苦了', '希望这', '不确定', '不太清楚', '请你喝', '说实话', '老实说', '想多了', '念のため', '正直なところ', '自信がない', '長くなってしまい', '不清楚的地方', '不明白的地方', '不明な点があれば', '分かりにくい点があれば', 'わかりにくい点があれば', '恐縮', 'ご相談させてください', '完整读一遍', '从头到尾读', '全部読んで'],
   ['entschuldig'],
 );
 /** The greetings a sentence of a prompt opens on, in the languages the product reads (see GREETING, ROLE). */
@@ -173,11 +173,13 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text) && !(hasWide(text) && WIDE_ASK.test(text))) ||
+  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text) && !(hasWide(text) && WIDE_ASK.test(text) && !IF_UNCLEAR_WIDE.test(text))) ||
   describesItself(text, scanned);
 
 // The work asked for by name beside an apology or thanks: "恐れ入りますが、以下の議事録の要約をお願いいたします。"
 // ("よろしくお願いします" asks for nothing; "不好意思…想请帮忙看看" asks for help not yet named).
+// "何か分かりにくい点があれば教えてください。": "let me know if anything is unclear" asks about the prompt, not for work.
+const IF_UNCLEAR_WIDE = /(?:不明な|分かりにくい|わかりにくい|気になる|不清楚的|不明白的)(?:点|ところ|地方)があれば|(?:不清楚|不明白)的地方/u;
 const WIDE_ASK = /[^、，。\s]{2}をお願い(?:します|いたします|致します|できますか|できますでしょうか)|(?<!させて)いただけ(?:ます|ません|ない)|教えて(?:ください|いただけ)/u;
 // Thanks that close a sentence which asks for the work: "Can you rewrite it to be faster, thanks!",
 // "Pourriez-vous m'aider à rédiger un e-mail …, merci beaucoup ?", "Write me a script, thanks!".

@@ -613,6 +613,17 @@ describe('core/passes/select', () => {
     keptOnlyWith(fr, 'aucun autre tarif', '38,50', '"aucun autre tarif" means nothing without the tariffs', 20, BOTH);
   });
 
+  it('keeps "この変更を必ずお伝えください" only with the change it names, and never a closing "let me know if anything is unclear" as the request', () => {
+    const ja = 'あなたは「さくら保険」のサポート担当AI「ミナ」です。回答は300文字以内にしてください。医療に関する助言は行わないでください。' +
+      'なお、2025年4月1日から保険料の口座振替日が毎月27日に変更になります。お客様から引き落とし日について質問があった場合は、この変更を必ずお伝えください。';
+    keptOnlyWith(ja, 'この変更', '毎月27日', '"この変更" points at the change before it', 20);
+    const asked = `${ja}\n\n何か分かりにくい点があれば教えてください。`;
+    for (const budget of ['70%', '50%']) {
+      const out = optimize({ text: asked, budget, mode: 'strict' }).text;
+      assert.ok(!out.includes('分かりにくい点'), `${budget}: talk about the prompt kept\n${out}`);
+    }
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
