@@ -131,12 +131,12 @@ function isAbbreviation(text: string, period: number): boolean {
   // And its later part, after a first one: the "B." of "z. B.", the "ex." of "p. ex.".
   if (word.length <= 2 && SPACED_FIRST.test(text.slice(Math.max(0, start - 4), start))) return true;
   if (word.length > 0 && ABBREVIATIONS.has(word.toLowerCase())) return true;
-  // Before a number, what numbers things: "art. 4º da Lei 8.245", "Art. 5 GG", "cap. 3", "par. 2"; and a
+  // Before a number, what numbers things: "art. 4º da Lei 8.245", "Art. 5 GG", "cap. 3", "par. 2", "Tel. 0957…"; and a
   // German street before its house number: "Hauptstr. 12", "Goethestr. 5".
   return (NUMBERING.has(word.toLowerCase()) || /\p{L}str$/u.test(word)) && /^\s+\d/.test(text.slice(period + 1, period + 4));
 }
 // ("no.", "nr.", "núm." end no sentence anywhere: see ABBREVIATIONS.)
-const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'p', 'n', 'num']);
+const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'p', 'n', 'num', 'tel', 'tél', 'fax', 'mob', 'ref']);
 
 const LETTER = /\p{L}/u;
 const isWordOrDot = (text: string, i: number): boolean => {

@@ -55,6 +55,9 @@ describe('core/text/sentences', () => {
     // Before, "Hauptstr." ended a sentence and "12, 80331 München" was one of its own.
     ['German, a street before its number', 'MÜLLER BÜROBEDARF GmbH, Hauptstr. 12, 80331 München. Die Ware kam am 3. Mai. Wir wohnen in der Goethestr. Sie ist ruhig.',
       ['MÜLLER BÜROBEDARF GmbH, Hauptstr. 12, 80331 München.', 'Die Ware kam am 3. Mai.', 'Wir wohnen in der Goethestr.', 'Sie ist ruhig.']],
+    // Before, "Tel." ended a sentence of a quoted letter and went alone, leaving a bare number.
+    ['a telephone or fax number after its label', 'Bei Fragen erreichen Sie mich unter Tel. 09571 88 41-23 oder Fax. 09571 88 41-99. Grüße aus Kronach.',
+      ['Bei Fragen erreichen Sie mich unter Tel. 09571 88 41-23 oder Fax. 09571 88 41-99.', 'Grüße aus Kronach.']],
     [
       'Thai, at spaces once a sentence has some length',
       'วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น',
