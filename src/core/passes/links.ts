@@ -315,14 +315,15 @@ function shortAnswer(body: string): string | undefined {
 const MAX_LABEL_WORDS = 3;
 
 /**
- * A code or data block whose names the prompt's own sentences use ("ciudad", "total_gastado", `order_id`):
- * what they ask is about it (a schema to query, a function to review), and each sentence that names it
- * adds to its value. Said in English, a name is a rare word or shaped like an identifier ("name" and
+ * A prompt's one code or data block whose names its own sentences use ("ciudad", "total_gastado",
+ * `order_id`): what they ask is about it (a schema to query, a function to review), and each sentence
+ * that names it adds to its value. Said in English, a name is a rare word or shaped like an identifier ("name" and
  * "file" are everywhere); in the other languages, code's words are names where its prose uses them.
  */
 export function rankNamedBlocks(doc: Doc, entries: readonly Entry[]): void {
   const shown = entries.filter((e) => e.unit.block && (e.unit.block.kind === 'code' || e.unit.block.kind === 'data'));
-  if (shown.length === 0) return;
+  // One block is what the prompt works on; among several (an agent file's examples), naming one is showing it.
+  if (shown.length !== 1) return;
   const own = doc.blocks.filter((b) => b.kind === 'prose' && !b.verbatim && !b.removed).flatMap((b) => b.sentences.filter((s) => !s.removed));
   for (const { unit } of shown) {
     const names = new Set(words(unit.block!.body).filter((w) => isName(w, doc.english)));
