@@ -191,6 +191,8 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   const tasked = prose.find((b) => b.sentences.length > 1 && !b.verbatim && TASK_LABEL.test(sentenceText(b.sentences[0]!)))?.sentences.slice(1).find((s) => s.instruction && !s.pinned);
   const first =
     tasked ?? opening.find((s) => !s.pinned && ASKS.test(sentenceText(s))) ?? opening.find((s) => !s.pinned && aboutInput(s)) ?? opening.find((s) => !s.pinned && wants(s)) ?? asked() ??
+    // "O que eu preciso: listar, para cada categoria, …" after a paragraph of constraints: the want, labelled.
+    prose.flatMap((b) => (isListItem(b) || b.verbatim ? [] : b.sentences)).find((s) => !s.pinned && WANT_LABEL.test(sentenceText(s))) ??
     // "Please fill the schema from the email.": a polite imperative of the writer's own opening prose; "Bitte
     // beachte folgende Regeln" asks only that the prompt be followed.
     opening.find((s) => !s.pinned && s.instruction && PLEASE.test(sentenceText(s)) && !FOLLOWING_RULES.test(sentenceText(s)) && !isListItem(blockOf(s)) && !blockOf(s).verbatim);
@@ -411,6 +413,7 @@ export function namedAbove(text: string): string | undefined {
 const NAMES_SECTION = /<\p{L}[\p{L}\p{N}_.-]*>/u;
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
+const WANT_LABEL = /^[^\p{L}]*(?:what (?:i|we) (?:need|want)(?: is)?|o que (?:eu )?(?:preciso|quero)(?: é)?|lo que necesito(?: es)?|lo que quiero(?: es)?|ce (?:dont j['’]ai besoin|que je veux)(?:,? c['’]est)?|was ich (?:brauche|möchte|will)(?: ist)?|我需要的是|お願いしたいのは)\s*[:：]/iu;
 const PLEASE = /^[^\p{L}]*(?:please|kindly|bitte|por favor|s['’]il (?:te|vous) plaît|merci de|请|麻烦)(?![\p{L}])/iu;
 // "${input:endpointName}", "${file}", "{{ primeiro_nome }}": variables of prompt files and templates.
 const TEMPLATE_SLOT = /\$\{[^{}\n]+\}|\{\{\s*[\p{L}\p{N}_.:-]+\s*\}\}/u;

@@ -217,6 +217,9 @@ describe('core/passes/segment', () => {
     // What the writer would need, in the conditional, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hallo! Ich hätte da mal eine Frage und wäre dir sehr dankbar, wenn du mir helfen könntest.\n\nIch verwalte die Urlaubsplanung in Excel.\n\nIch bräuchte eine Formel für Spalte D, die die Arbeitstage zählt. Feiertage zählen nicht.'),
       ['Ich bräuchte eine Formel für Spalte D, die die Arbeitstage zählt.']);
+    // The want, labelled, after a paragraph of constraints: before, at 50% relaxed the query itself went.
+    assert.deepEqual(requests('E aí, tudo certo? Cara, to precisando de uma mão com uma query SQL. Vou tentar explicar direitinho.\n\nA gente usa PostgreSQL 9.4. Não podemos usar funções de janela. Também não pode usar LATERAL. Subconsultas estão liberadas.\n\nO que eu preciso: listar, para cada categoria, os produtos ativos com receita acima da média.').filter((s) => s.startsWith('O que')),
+      ['O que eu preciso: listar, para cada categoria, os produtos ativos com receita acima da média.']);
     // A polite imperative of the opening prose asks, after talk that asks for help not yet named.
     assert.deepEqual(requests('Hey, can you help me with something? I need to turn incident write-ups into records. Below is the schema and then one write-up. Please fill the schema from the email.\n\nRules:\n\n- Output the JSON only.'),
       ['Please fill the schema from the email.']);
