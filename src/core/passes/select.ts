@@ -115,17 +115,24 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   const pinnedUnits = new Set<Unit>();
   // A draft to rework: the request's sentences outside it rank above its own.
   const drafted = doc.blocks.some((b) => b.verbatim && b.sentences.some((s) => s.request && !s.removed));
+  const ownValued: Unit[] = [];
   for (const { unit, kept, pinned, input } of entries) {
     if (kept && !strict) fixedUnits.push(unit);
     else if (pinned) {
       const pin = input || isInput(unit) ? 2 * PINNED : asksOfDraft(unit, drafted) ? 1.5 * PINNED : PINNED;
       units.push(Object.assign(unit, { score: unit.score + pin, input: input || isInput(unit) }));
-      // A transcript's turns, pinned as the input, go by their own value per token: a decision before
-      // "Who wants to kick off?", which would otherwise win for being short.
-      if (unit.parent?.sentences.some((s) => s.speaker) && !unit.sentences?.some((s) => s.request)) unit.pin = pin;
+      // A transcript's turns and a draft's sentences, pinned as the input, go by their own value per token
+      // among themselves: a decision before "Who wants to kick off?", the invoice's number and amount before
+      // "Thanks, Dana", which would otherwise win for being short.
+      const turn = unit.parent?.sentences.some((s) => s.speaker) && !unit.sentences?.some((s) => s.request);
+      const inDraft = unit.parent?.verbatim && unit.sentences?.every((s) => s.request);
+      if (turn || inDraft) (unit.pin = pin), ownValued.push(unit);
     } else units.push(unit);
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
+  // Their pin is paid at the length of the longest of them: none ranks above where it did among the others.
+  const longest = Math.max(0, ...ownValued.map((u) => u.cost));
+  for (const unit of ownValued) unit.pinCost = longest;
   const byCost = doc.task.trim() === '';
   // A prompt's talk to its reader ("Hey, can you help me with something?") never takes budget, even where it
   // fits; an article has no reader to talk to ("不确定" there is a fact about the world).
@@ -433,7 +440,7 @@ const COST_WEIGHT = 0.3;
 function priorityOf(unit: Unit, covered: Map<string, number>, byCost: boolean): number {
   const score = coveredScore(unit, covered);
   const pin = unit.pin ?? 0;
-  return byCost || (unit.block && !unit.block.pinned && !unit.input) ? pin + (score - pin) / Math.max(1, unit.cost) ** COST_WEIGHT : score;
+  return byCost || (unit.block && !unit.block.pinned && !unit.input) ? pin / Math.max(1, unit.pinCost ?? 1) ** COST_WEIGHT + (score - pin) / Math.max(1, unit.cost) ** COST_WEIGHT : score;
 }
 
 function coveredScore(unit: Unit, covered: Map<string, number>): number {

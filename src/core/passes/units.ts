@@ -35,6 +35,8 @@ export interface Unit {
   repeats?: string;
   /** What `score` holds for the unit being pinned (see select): the rest is its own value. */
   pin?: number;
+  /** The length `pin` is paid at (see select's priorityOf): its group's longest, not its own. */
+  pinCost?: number;
   /** The text the request works on (see rankPointedInput): ranked with the request, whatever its length. */
   input?: boolean;
 }

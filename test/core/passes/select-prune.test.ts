@@ -624,6 +624,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps the facts of a quoted draft over its short sentences when the draft does not fit ("Hi Mr. Okafor, … flat 3B … 12 January")', () => {
+    const text = [
+      'Can you rewrite my email to my landlord so it sounds firm but polite?', '',
+      'My draft:',
+      '"Hi Mr. Okafor, so the heating in flat 3B has been broken since 12 January and I reported it on 14 January and again on 22 January and nobody came. ' +
+        'It\'s really cold. I think you have to fix it? I want it fixed soon. Also, just so you know. Thanks, Dana"',
+    ].join('\n');
+    for (const budget of ['80%', '70%']) {
+      const out = optimize({ text, budget, mode: 'strict' }).text;
+      assert.ok(out.includes('flat 3B'), `${budget}: the draft's facts went before its short sentences\n${out}`);
+    }
+  });
+
   it('keeps the first request over the role when only one of them fits', () => {
     const text = 'I want you to act as a pet behaviorist. You will help owners understand why their pet behaves as it does and devise a plan with them. ' +
       'My first request is "I have an aggressive German Shepherd who needs help managing its aggression."';
