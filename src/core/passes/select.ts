@@ -131,7 +131,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
     if (pinned && !(kept && !strict)) pinnedUnits.add(unit);
   }
   // Their pin is paid at the length of the longest of them: none ranks above where it did among the others.
-  const longest = Math.max(0, ...ownValued.map((u) => u.cost));
+  const longest = ownValued.reduce((n, u) => Math.max(n, u.cost), 0); // no spread: a transcript may have 100,000 turns
   for (const unit of ownValued) unit.pinCost = longest;
   const byCost = doc.task.trim() === '';
   // A prompt's talk to its reader ("Hey, can you help me with something?") never takes budget, even where it
