@@ -324,13 +324,14 @@ export function rankNamedBlocks(doc: Doc, entries: readonly Entry[]): void {
   const shown = entries.filter((e) => e.unit.block && (e.unit.block.kind === 'code' || e.unit.block.kind === 'data'));
   // One block is what the prompt works on; among several (an agent file's examples), naming one is showing it.
   if (shown.length !== 1) return;
-  const own = doc.blocks.filter((b) => b.kind === 'prose' && !b.verbatim && !b.removed).flatMap((b) => b.sentences.filter((s) => !s.removed));
-  for (const { unit } of shown) {
-    const names = new Set(words(unit.block!.body).filter((w) => isName(w, doc.english)));
-    let naming = 0;
-    for (const sentence of own) if (sentenceWords(sentence).some((w) => names.has(w))) naming++;
-    unit.score += NAMED_BY * Math.min(MAX_NAMING, naming);
+  const { unit } = shown[0]!;
+  const names = new Set(words(unit.block!.body).filter((w) => isName(w, doc.english)));
+  let naming = 0;
+  for (const block of doc.blocks) {
+    if (block.kind !== 'prose' || block.verbatim || block.removed) continue;
+    for (const sentence of block.sentences) if (!sentence.removed && sentenceWords(sentence).some((w) => names.has(w))) naming++;
   }
+  unit.score += NAMED_BY * Math.min(MAX_NAMING, naming);
 }
 const NAMED_BY = 0.25;
 const MAX_NAMING = 4;

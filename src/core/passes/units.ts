@@ -1,6 +1,6 @@
 import { indentOf, isFixedSentence, isListItem, isStructural, opensLine, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import type { RankedSentence } from '../scoring/importance';
-import { hasConstraint, isGreeting, isSpecific, metaPenalty } from '../scoring/rules';
+import { GREETING_WORDS, hasConstraint, isGreeting, isSpecific, metaPenalty } from '../scoring/rules';
 import { isInstruction } from '../scoring/structure';
 import { isUnspaced, STOPWORDS, terms, words } from '../text/words';
 import { FIELD } from './dedupe';
@@ -542,7 +542,11 @@ const ACKNOWLEDGES =
   /^[^:]{1,60}:\s*(?:thanks|thank you|will do|on it|sounds good|got it|noted|perfect|great|ok|okay|sure|cool|combinado|beleza|fechado|certo|perfeito|vale|de acuerdo|perfecto|entendido|hecho|d['’]accord|ça marche|parfait|entendu|einverstanden|alles klar|passt|gut|danke)(?:,?\s+\p{Lu}[\p{L}'’-]*)?[\s.!]*$|^[^：:]{1,12}[：:]\s*(?:好的|收到|没问题|了解です|了解しました|承知しました|わかりました|分かりました)[。！!]*$/iu;
 // A turn that only greets the room: "Renata Souza: Bom dia, pessoal.", "Sam: Morning all!", "王磊：大家好。".
 const GREETS_ROOM =
-  /^[^:]{1,60}:\s*(?:(?:good )?morning|hi|hello|hey|bom dia|boa tarde|oi|olá|buenos días|buenas(?: tardes)?|hola|bonjour|salut|guten morgen|guten tag|hallo|moin)(?:,?\s*(?:all|everyone|everybody|team|folks|guys|pessoal|gente|a todos|todos|à tous|tout le monde|zusammen|alle|\p{Lu}[\p{L}'’-]*))?[\s.!]*$|^[^：:]{1,12}[：:]\s*(?:大家好|各位好|おはようございます|こんにちは|お疲れ様です)[。！!]*$/iu;
+  new RegExp(
+    `^[^:]{1,60}:\\s*(?:(?:good )?morning|bom dia|boa tarde|buenos días|buenas(?: tardes)?|guten morgen|guten tag|moin|${GREETING_WORDS.join('|')})` +
+      "(?:,?\\s*(?:all|everyone|everybody|team|folks|guys|pessoal|gente|a todos|todos|à tous|tout le monde|zusammen|alle|\\p{Lu}[\\p{L}'’-]*))?[\\s.!]*$|^[^：:]{1,12}[：:]\\s*(?:大家好|各位好|おはようございます|こんにちは|お疲れ様です)[。！!]*$",
+    'iu',
+  );
 
 /** A retrieved document's header sentence that only names its source: "[Doc 2] Local newspaper, 3 May 2024." */
 function namesSourceOnly(text: string): boolean {
@@ -628,29 +632,14 @@ const leansOn = (text: string, before: Unit, prompt = false): boolean =>
 // "…この変更を必ずお伝えください。" after "…毎月27日に変更になります。", "该费用…" after "…收取服务费": a demonstrative
 // inside a Chinese or Japanese sentence, whose noun (its first two characters) the sentence before names.
 const WIDE_DEMONSTRATIVE = /(?:この|その|これらの|それらの|该|这个|这些|这项|这种|此)(\p{Script=Han}{2})/gu;
-function pointsBackWide(text: string, previous: Unit): boolean {
-  if (!hasWideText(text)) return false;
-  let before: string | undefined;
-  for (const m of text.matchAll(WIDE_DEMONSTRATIVE)) {
-    before ??= previous.sentences!.map(sentenceText).join('');
-    if (before.includes(m[1]!)) return true;
-  }
-  return false;
-}
-const hasWideText = (text: string): boolean => /[\u3040-\u30ff\u4e00-\u9fff]/u.test(text);
+const pointsBackWide = (text: string, previous: Unit): boolean =>
+  isUnspaced(text) && namedBefore(text, previous, WIDE_DEMONSTRATIVE, (before, noun) => before.includes(noun), '');
 
 // "Andere Tarifpreise kennst du nicht.", "N'invente aucun autre tarif.", "Quote no other prices.": beyond
 // what the sentence before names.
 const OTHER = /(?<![\p{L}])(?:other|andere[nrms]?|autres?|otr[oa]s?|outr[oa]s?)\s+(\p{L}{4,})/giu;
-function namesOther(text: string, previous: Unit): boolean {
-  let before: string | undefined;
-  for (const m of text.matchAll(OTHER)) {
-    before ??= previous.sentences!.map(sentenceText).join(' ').toLowerCase();
-    // A compound names its head first: "Tarifpreise" beside "Tarif".
-    if (opensWordIn(before, m[1]!.toLowerCase().slice(0, 5))) return true;
-  }
-  return false;
-}
+// A compound names its head first: "Tarifpreise" beside "Tarif".
+const namesOther = (text: string, previous: Unit): boolean => namedBefore(text, previous, OTHER, (before, noun) => opensWordIn(before, noun.slice(0, 5)));
 // "… can't be done well with these, tell me": "these" with no noun after it is what the sentence before named.
 const BARE_DEMONSTRATIVE = /(?<![\p{L}])(?:with|of|from|among|beyond|besides|outside|than|by)\s+(?:these|those)(?=\s*[,.;:!?)]|\s*$)/iu;
 
@@ -703,13 +692,18 @@ const LIKE_OR_ALONG = /like|along/iu;
  * demonstrative whose noun the sentence before names points back at it.
  */
 function pointsBack(text: string, previous: Unit, demonstrative: RegExp): boolean {
-  if (!text.includes('th')) return false;
+  return text.includes('th') && namedBefore(text, previous, demonstrative, (before, noun) => !STOPWORDS.has(noun) && opensWordIn(before, noun.slice(0, Math.max(4, noun.length - 2))));
+}
+
+/**
+ * Whether a noun `pattern` finds in `text` (its first group, lower-cased) is named by the sentences of
+ * `previous`, as `named` reads their lower-cased text (joined by `join`).
+ */
+function namedBefore(text: string, previous: Unit, pattern: RegExp, named: (before: string, noun: string) => boolean, join = ' '): boolean {
   let before: string | undefined;
-  for (const m of text.matchAll(demonstrative)) {
-    const noun = m[1]!.toLowerCase();
-    if (STOPWORDS.has(noun)) continue;
-    before ??= previous.sentences!.map(sentenceText).join(' ').toLowerCase();
-    if (opensWordIn(before, noun.slice(0, Math.max(4, noun.length - 2)))) return true;
+  for (const m of text.matchAll(pattern)) {
+    before ??= previous.sentences!.map(sentenceText).join(join).toLowerCase();
+    if (named(before, m[1]!.toLowerCase())) return true;
   }
   return false;
 }
