@@ -309,7 +309,8 @@ function renumbered(doc: Doc, texts: readonly string[]): Map<Block, number> {
   if (refers) return numbers;
   let run: { indent: number; last: number; next: number; gap: boolean; ranks: boolean } | null = null;
   doc.blocks.forEach((block, i) => {
-    const marker = block.kind === 'prose' ? NUMBERED.exec(block.prefix) : null;
+    // Quoted material (a contract's items) stays as written: its numbers are data, not the prompt's order.
+    const marker = block.kind === 'prose' && !block.verbatim ? NUMBERED.exec(block.prefix) : null;
     const indent = block.kind === 'prose' ? /^[ \t]*/.exec(block.prefix)![0].length : 0;
     if (!marker) {
       // What stands inside an item (deeper, or its next paragraph) keeps the run; anything else ends it.

@@ -1,4 +1,4 @@
-import { isListItem, isMaterial, isStructural, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
+import { isListItem, isMaterial, isStructural, isThematicBreak, sentenceText, sentenceWords, type Block, type Doc, type Sentence } from '../doc';
 import { wordInformation } from '../scoring/information';
 import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
@@ -64,33 +64,63 @@ export const isInput = (unit: Unit): boolean => !!unit.block?.pinned || !!unit.s
  */
 export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: boolean): void {
   rankDocumentNamedAbove(doc, entries);
-  const pointing = (s: Sentence) => !!s.request && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || POINTS_BACK.test(sentenceText(s)));
+  // The request, or the pinned sentence the prompt closes on ("Por favor, extraia os dados da nota acima.").
+  const closing = doc.blocks.filter((b) => b.kind === 'prose' && !b.removed && !b.verbatim).at(-1);
+  const asking = (s: Sentence) => !!s.request || (s.pinned && closing?.sentences.includes(s));
+  const pointing = (s: Sentence) => asking(s) && !s.removed && (POINTS_AT.test(sentenceText(s)) || pointsBelow(sentenceText(s)) || POINTS_BACK.test(sentenceText(s)) || namesWhere(sentenceText(s)));
   const at = doc.blocks.findIndex((b) => b.kind === 'prose' && b.sentences.some(pointing));
   if (at < 0) return;
   const after = doc.blocks.slice(at + 1).filter((b) => !b.removed);
   // Retrieved documents, a quoted draft: the text to work on where no block of material follows.
   let material = after.filter((b) => isMaterial(b) || isQuotation(b));
-  // "この下書きを…書き直して", "Rewrite this draft" after the quoted draft, "Could you write a test module
-  // for it?" after the function: the block just before.
+  // "この下書きを…書き直して", "Review this diff" after the diff, "Could you write a test module for it?"
+  // after the function, "请提取上述合同中的信息" after the contract between two rules: the text just before.
+  let documents = false;
+  // A pasted text over several paragraphs just before the request: the request's input, as one block would be.
+  let pasted = false;
   if (material.length === 0) {
     const before = doc.blocks.slice(0, at).filter((b) => !b.removed && !isStructural(b)).at(-1);
-    const back = doc.blocks[at]!.sentences.some((s) => s.request && POINTS_BACK.test(sentenceText(s)));
-    if (before && (isQuotation(before) || (back && isMaterial(before)))) material = [before];
+    const run = delimitedRun(doc.blocks.slice(0, at).filter((b) => !b.removed), 'before');
+    if (run) (material = run), (pasted = true);
+    else if (before && (isQuotation(before) || isMaterial(before))) material = [before];
   }
-  const documents = material.length === 0;
-  if (documents) material = after.filter((b) => b.kind === 'prose' && b.verbatim);
-  if (material.length !== 1) return;
+  if (material.length === 0) {
+    // A text between delimiter lines (`"""`, `---`) after the request is its input too.
+    const run = delimitedRun(after, 'after');
+    if (run) (material = run), (pasted = true);
+    else (documents = true), (material = after.filter((b) => b.kind === 'prose' && b.verbatim));
+  }
+  if (material.length !== 1 && !pasted) return;
+  const inMaterial = new Set(material);
   // The request and its input rank first, the request (shorter, and saying what to do) usually before.
   // Documents' sentences rank with the other pinned units in strict mode, after the request: they are
   // many, each short, and the request alone still asks where their best sentences alone ask nothing. In
   // relaxed mode they compete by value: by length, a short one that answers nothing would win.
   for (const entry of entries) {
     const request = entry.unit.parent === doc.blocks[at] && !!entry.unit.sentences?.some(pointing);
-    const input = (entry.unit.block ?? entry.unit.parent) === material[0];
+    const input = inMaterial.has((entry.unit.block ?? entry.unit.parent)!);
     if (request || (input && !documents)) entry.pinned = entry.input = true;
     // A sentence kept only with another (a speaker's topic, a title: a score of 0) stays so.
     else if (strict && input && entry.unit.score > 0) entry.pinned = true;
   }
+}
+
+/**
+ * The verbatim paragraphs of a text between two delimiter lines (""""", "---"): the first such text in
+ * `blocks` (the blocks after the request) or the one they end on (the blocks before it).
+ */
+function delimitedRun(blocks: readonly Block[], where: 'before' | 'after'): Block[] | undefined {
+  const delimiter = (b: Block | undefined) => !!b && (isThematicBreak(b) || b.tag?.name === '"""');
+  const quoted = (b: Block | undefined) => b?.kind === 'prose' && b.verbatim;
+  let end = where === 'before' ? blocks.length - 1 : blocks.findIndex((b, i) => delimiter(b) && quoted(blocks[i + 1]));
+  if (end < 0 || !delimiter(blocks[end])) return undefined;
+  const step = where === 'before' ? -1 : 1;
+  let k = end + step;
+  while (quoted(blocks[k])) k += step;
+  const run = blocks.slice(Math.min(end, k) + 1, Math.max(end, k));
+  // After the request, the only quoted text there: retrieved documents in their own sections compete by value.
+  const others = where === 'after' && blocks.some((b) => quoted(b) && !run.includes(b));
+  return run.length > 0 && delimiter(blocks[k]) && !others ? run : undefined;
 }
 
 /**
@@ -128,6 +158,15 @@ const TABLE_WORD = /(?<![\p{L}]|`\s?)(?:table|tabelle|vergleichstabelle|tabla|ta
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
 // What a request does to the block before it, by pronoun: "… a test module for it", "translate it", "Könntest du sie prüfen".
+// The text named by where it stands: "la nota acima", "le texte ci-dessous", "请提取上述合同", "下記の議事録".
+const POINTS_WHERE = /(?<![\p{L}])(?:above|below|oben|unten|obige[nmrs]?|untenstehende[nmrs]?|ci-dessus|ci-dessous|plus haut|plus bas|arriba|abajo|acima|abaixo)(?![\p{L}])|上述|上記|上面的|下面的|下記|以下の/iu;
+// What the prompt itself says, by where it stands: "seguindo o esquema abaixo", "the rules above", "下面的JSON结构".
+const OWN_WORDS = /(?<![\p{L}])(?:schema|esquema|sch[ée]ma|formato?|template|plantilla|modelo|vorlage|rules?|regeln?|règles?|reglas?|regras?|instructions?|instrucciones|instruções|anweisungen|examples?|exemples?|ejemplos?|exemplos?|beispiele?|steps?|schritte|étapes|pasos|passos)(?![\p{L}])|格式|结构|模板|规则|要求|示例|形式|ルール|例/iu;
+/** Whether the text names what it works on by where it stands, not the prompt's own format or rules. */
+function namesWhere(text: string): boolean {
+  const where = POINTS_WHERE.exec(text);
+  return !!where && !OWN_WORDS.test(text.slice(Math.max(0, where.index - 30), where.index + where[0].length + 12));
+}
 const POINTS_BACK = /(?<![\p{L}])(?:(?:for|on|of|about|to|with|from|against|into|over) (?:it|them)|(?:test|document|refactor|review|translate|summari[sz]e|explain|fix|optimi[sz]e|rewrite|debug|check|analy[sz]e|improve|shorten|clean up|convert) (?:it|them))(?![\p{L}])/iu;
 // A quotation of some length, labelled or not: "Clause 11.2 : « En cas de manquement … »", "「佐々木様 …」".
 const QUOTATION = /^[^«"“„「『]{0,40}[«"“„「『][^»"”“」』]{60,}[»"”“」』]\s*$/u;

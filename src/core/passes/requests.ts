@@ -175,7 +175,7 @@ function markRequest(prose: readonly Block[], said: (sentence: Sentence) => bool
   // (the writer's, not a retrieved document's "I need a replacement part").
   const wants = (s: Sentence) => {
     const block = blockOf(s);
-    return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)) || NEEDS_TASK.test(sentenceText(s)));
+    return !isListItem(block) && !block.verbatim && (statesWant(sentenceText(s), english) || NEEDS_DELIVERABLE.test(sentenceText(s)) || NEEDS_TASK.test(sentenceText(s)) || NEEDS_TASK_DONE.test(sentenceText(s)));
   };
   // Past the opening, a question put to the model in so many words ("Könnten Sie mir … einen Widerspruch
   // formulieren?" after two paragraphs of background), in the writer's own prose.
@@ -350,6 +350,8 @@ const NEEDS_DELIVERABLE = /(?:^|[,;]\s*|\b(?:and|so|y|e|et|und)\s+)(?:i need|i w
 // "Preciso de traduzir a newsletter … para o inglês", "I need to summarise these notes": a need that names the
 // work the prompt's text is for (not "I need to tell our client …", which the model is not asked to do).
 const NEEDS_TASK = /(?:^|[,;]\s*|\b(?:and|so|y|e|et)\s+)(?:i need to|i have to|preciso(?: de)?|precisava(?: de)?|necesito|tengo que|tenho que|j['’]ai besoin de|je dois)\s+(?:translate|summari[sz]e|rewrite|proofread|shorten|reword|traduzir|resumir|reescrever|revisar|traducir|reescribir|traduire|résumer|réécrire|relire)(?![\p{L}])/iu;
+// "Necesito que traduzcas …", "Preciso que você resuma …", "J'ai besoin que tu traduises …": the same need, put to the reader.
+const NEEDS_TASK_DONE = /(?:^|[,;]\s*)(?:necesito|necesitaría|quiero|querría|preciso|precisava|quero|queria|j['’]ai besoin|je voudrais|j['’]aimerais) que (?:(?:tu|você|vc|vous|usted|me|nos|m['’])\s*)?(?:tradu(?:zcas|zca|za|ises|isiez)|resumas?|résum(?:es|iez)|reescri(?:bas|ba|va)|réécri(?:ves|viez)|revis(?:es|e)|corrij(?:as|a)|reli(?:ses|siez))(?![\p{L}])/iu;
 
 // "I need weekly revenue … from this table:": a need that shows its material asks for it.
 export const NEEDS = /^[^\p{L}]*(?:(?:so|ok|okay|hi|hello|hey)[,!.]?\s+)?i (?:need|want|would like|'d like)\s(?!to\b)/iu;

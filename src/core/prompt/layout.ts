@@ -28,8 +28,10 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
     const shifted = { ...range, start: range.start + bodyStart, contentStart: range.contentStart + bodyStart, end: range.end + bodyStart };
     for (const part of splitTaggedLines(shifted, text)) splitEdgeTags(part, text, ranges);
   }
+  const quoted = tripleQuoted(text);
+  ranges = splitQuoteLines(ranges, quoted, text);
   for (const range of ranges) {
-    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end));
+    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end)) ?? quoteTag(range, quoted, text);
     // "User: Hi\nAssistant: Hello" reads as YAML to the block scan: a dialogue of labels is prose.
     if (range.kind === 'data' && isLabelled(text.slice(range.start, range.end))) (range.kind = 'prose'), (range.contentStart = range.start);
   }
@@ -43,8 +45,10 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
   });
   ranges = carve(ranges, tagged, text, true);
   const { examples, finalInput } = findExamples(lineItems(ranges, text));
-  ranges = carve(ranges, examples, text, true);
-  ranges = carve(ranges, sectionExamples(ranges, text), text, true);
+  // Text between lines of triple quotes is one input to work on ("Razão Social: …" lines are an invoice's, not examples).
+  const outside = (span: Span) => !quoted.some((q) => span.start < q.end && span.end > q.start);
+  ranges = carve(ranges, examples.filter(outside), text, true);
+  ranges = carve(ranges, sectionExamples(ranges, text).filter(outside), text, true);
   if (finalInput) ranges = carve(ranges, [finalInput], text, false);
   else {
     partner = pairTags(ranges.map((r) => r.tag ?? null));
@@ -55,6 +59,53 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
     if (last >= 0 && !askedAfter(ranges, last, partner[last]!, text)) for (let k = last + 1; k < partner[last]!; k++) ranges[k]!.pinned = true;
   }
   return ranges;
+}
+
+/** Spans from a line of `"""` (or `'''`) to the next such line: the delimiter prompt guides recommend for input. */
+function tripleQuoted(text: string): Span[] {
+  const spans: Span[] = [];
+  const delimiter = /^[ \t]*(?:"""|''')[ \t]*$/gm;
+  for (let open = delimiter.exec(text); open; open = delimiter.exec(text)) {
+    const close = delimiter.exec(text);
+    if (!close) break;
+    spans.push({ start: open.index, end: close.index + close[0].length });
+  }
+  return spans;
+}
+
+/**
+ * The lines of triple quotes around text of several paragraphs, as tag lines of their own: the text
+ * between is quoted material, kept or dropped with them (in one paragraph, segment's splitDelimited).
+ */
+function splitQuoteLines(ranges: PromptRange[], quoted: readonly Span[], text: string): PromptRange[] {
+  const lines = quoted.flatMap((span) => {
+    const openEnd = text.indexOf('\n', span.start);
+    const closeStart = text.lastIndexOf('\n', span.end - 1) + 1;
+    const within = ranges.find((r) => r.start <= span.start && span.end <= r.end);
+    return within ? [] : [{ start: span.start, end: openEnd }, { start: closeStart, end: span.end }];
+  });
+  if (lines.length === 0) return ranges;
+  const out: PromptRange[] = [];
+  for (const range of ranges) {
+    const cuts = lines.filter((line) => range.kind === 'prose' && line.start >= range.start && line.end <= range.end);
+    let from = range.start;
+    for (const line of cuts) {
+      const end = trimEnd(text, from, line.start);
+      if (end > from) out.push({ ...range, start: from, contentStart: from === range.start ? range.contentStart : from, end });
+      out.push({ kind: 'markup', start: line.start, contentStart: line.start, end: trimEnd(text, line.start, line.end) });
+      from = skipSpace(text, line.end, range.end);
+    }
+    if (from === range.start) out.push(range);
+    else if (from < range.end) out.push({ ...range, start: from, contentStart: from, end: range.end });
+  }
+  return out;
+}
+
+/** A line of triple quotes opens its span or closes it. */
+function quoteTag(range: PromptRange, quoted: readonly Span[], text: string): TagInfo | undefined {
+  const span = quoted.find((q) => range.start >= q.start && range.end <= q.end);
+  if (!span || !/^\s*(?:"""|''')\s*$/.test(text.slice(range.start, range.end))) return undefined;
+  return { name: '"""', closing: range.start !== span.start };
 }
 
 // Sections that hold material the prompt is about, not what it asks: a question after the last of them

@@ -1,0 +1,80 @@
+import { strict as assert } from 'node:assert';
+import { optimize, type Mode } from '../../../src/core';
+import { promptRanges } from '../../../src/core/prompt/layout';
+
+/**
+ * The text a request works on, pasted into the prompt (a notice to translate, a contract to extract from,
+ * a diff to review): the prompt without it asks nothing, so it ranks with the request, whole where it fits.
+ */
+const MODES: Mode[] = ['strict', 'relaxed'];
+
+const NOTICE = [
+  'Hola, buenas tardes. Te escribo porque me han dicho que se te da muy bien traducir.', '',
+  'Necesito que traduzcas al inglés británico el texto que pego más abajo. Es un aviso para los huéspedes de una casa rural.', '',
+  'Algunas indicaciones:', '- Mantén sin traducir los nombres propios.', '- Las horas quedan en formato de 24 horas.', '- No añadas información que no esté en el original.', '',
+  'La última traducción que nos hicieron fue un desastre, con frases muy literales, así que confío en que esta vez salga mejor. Gracias de antemano.', '',
+  'Texto:', '', '"""', 'Estimado huésped:', '',
+  'Le damos la bienvenida a Casa Lindera. La entrada es a partir de las 15:00 y la salida antes de las 11:30.', '',
+  'El desayuno se sirve de 8:00 a 10:30 y cuesta 12 € por persona. No se admiten mascotas.', '',
+  'Las cancelaciones gratuitas se aceptan hasta 72 horas antes de la llegada.', '"""',
+].join('\n');
+
+describe('core/passes: the pasted text a request works on', () => {
+  it('reads text between lines of triple quotes as one input, never as few-shot examples ("Razão Social: …" lines of an invoice)', () => {
+    const text = [
+      'Segue o texto da nota:', '', '"""', 'PREFEITURA MUNICIPAL DE CAMPINAS',
+      'NOTA FISCAL DE SERVIÇOS ELETRÔNICA - NFS-e', 'Número da Nota: 00004521', 'Data e Hora de Emissão: 14/03/2025 10:42:17', 'PRESTADOR DE SERVIÇOS',
+      'Razão Social: Alves & Moreira Consultoria em TI Ltda.', 'CNPJ: 12.345.678/0001-90', 'TOMADOR DE SERVIÇOS', 'Razão Social: Padaria Pão Dourado Eireli',
+      'CNPJ: 98.765.432/0001-10', 'DISCRIMINAÇÃO DOS SERVIÇOS', 'Manutenção mensal do sistema de PDV - referência fevereiro/2025', 'Código do Serviço: 01.07',
+      'Valor dos Serviços: R$ 3.200,00', 'Alíquota ISS: 2,00%', 'Valor do ISS: R$ 64,00', 'ISS Retido: Não',
+      '"""', '', 'Muito obrigado desde já, você tá salvando minha semana! Por favor, extraia os dados da nota acima no formato pedido.',
+    ].join('\n');
+    assert.ok(!promptRanges(text).some((r) => r.kind === 'example'), 'an invoice line is no example');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '80%', mode }).text;
+      assert.ok(out.includes('Razão Social: Padaria Pão Dourado Eireli') && out.includes('R$ 3.200,00'), `${mode}: the invoice is cut\n${out}`);
+    }
+  });
+
+  it('keeps a text of several paragraphs between """ lines whole with the request that points at it ("el texto que pego más abajo")', () => {
+    for (const mode of MODES) {
+      const out = optimize({ text: NOTICE, budget: '60%', mode }).text;
+      assert.ok(out.includes('Necesito que traduzcas'), `${mode}: the request is gone\n${out}`);
+      for (const line of ['Estimado huésped:', 'a partir de las 15:00', 'No se admiten mascotas.', 'hasta 72 horas antes'])
+        assert.ok(out.includes(line), `${mode}: "${line}" of the text to translate is gone\n${out}`);
+      assert.equal(out.split('"""').length, 3, `${mode}: both delimiter lines, once each\n${out}`);
+      assert.ok(!out.includes('desastre'), `${mode}: the anecdote outranks the text\n${out}`);
+    }
+  });
+
+  it('keeps a contract between two rules whole for the closing request that names it above ("请提取上述合同中的信息"), items unnumbered anew', () => {
+    const text = [
+      '您好，麻烦您帮我处理一个信息提取的任务，谢谢！我们以前都是人工录入的，又慢又容易出错，所以想试试用大模型来做。说实话我对这个也不是很懂，如果我描述得不准确，还请见谅。', '',
+      '几点要求：', '- 只输出JSON，不要输出任何解释性文字。', '- 如果某个字段在原文中找不到，填 null，千万不要猜测或编造。', '',
+      '以下是合同原文：', '', '---', '采购合同', '合同编号：CG-2025-0112', '', '一、采购内容',
+      '1. 伺服电机 型号HD-750W，数量 20 台，单价 2,350.00 元', '2. 减速机 型号PL-60，数量 20 台，单价 1,180.00 元', '3. 联轴器 型号LZ-14，数量 40 个，单价 86.00 元', '',
+      '二、合同总价', '本合同含税总价为人民币 74,040.00 元，税率13%。', '---', '', '请提取上述合同中的信息。',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '60%', mode }).text;
+      for (const line of ['合同编号：CG-2025-0112', '1. 伺服电机', '2. 减速机', '3. 联轴器', '74,040.00'])
+        assert.ok(out.includes(line), `${mode}: "${line}" of the contract is gone or renumbered\n${out}`);
+      assert.ok(out.includes('请提取上述合同中的信息'), `${mode}: the request is gone\n${out}`);
+    }
+  });
+
+  it('keeps the diff that "Review this diff …" closes on, over the chatter before it', () => {
+    const text = [
+      'You are a senior reviewer of our Go services. Some context: we run about forty services on Kubernetes and had a few incidents lately, nothing dramatic, but annoying enough that the team wrote these rules down after a long retro.', '',
+      '<review_rules>', '- Flag any goroutine started without a way to stop it.', '- SQL must use parameterised queries.', '</review_rules>', '',
+      'I know that is a lot of rules, but honestly they come from real incidents, so they are worth it. Here is the diff for today:', '',
+      '```diff', '--- a/handler.go', '+++ b/handler.go', '@@ -41,3 +41,5 @@', '-\ts, err := h.store.Get(r.Context(), id)',
+      '+\tquery := "SELECT * FROM shipments WHERE id = \'" + id + "\'"', '+\ts, err := h.store.Raw(context.Background(), query)', '```', '',
+      'Review this diff according to the rules above.',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '60%', mode }).text;
+      assert.ok(out.includes('h.store.Raw(context.Background(), query)') && out.includes('Review this diff'), `${mode}: the diff to review is gone\n${out}`);
+    }
+  });
+});
