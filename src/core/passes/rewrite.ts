@@ -229,10 +229,11 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
       const closesClause = closed && !atStart && /^please$/i.test(match.text) && !/(?:,|\b(?:and|but|or|so|then|yet|also|now))[ \t]*$/i.test(out + before);
       if (!(closed && !atStart && GERMAN_SUBORDINATE.test(text.slice(end + 1))) && !endsClause && !closesClause) end = skipFollowingComma(text, end);
       // A parenthetical goes with both its commas ("and, honestly, I'm" → "and I'm"; "We, honestly, want"
-      // → "We want"), but one stays where a new clause follows ("that's okay, honestly, it just …").
+      // → "We want"), but one stays where a new clause or phrase follows ("that's okay, honestly, it just …",
+      // "a standard setup, really, nothing too fancy").
       // So does one before a negated imperative: "dímelo aparte, por favor, no lo metas" → "dímelo aparte, no lo metas".
       const newClause =
-        (/^(?:i|you|we|they|it|he|she|this|that|there)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out)) ||
+        (/^(?:i|you|we|they|it|he|she|this|that|there|nothing|something|everything|no|not|never|just|especially|mostly|mainly|only|except|including|like|with|without)\b/i.test(text.slice(end)) && !/\b(?:and|but|or|so|yet|because|though|although|since|unless|until|while|whereas|that|if|when|then|which|who)[ \t]*,[ \t]*$/i.test(out)) ||
         (/^por favor$/i.test(match.text) && /^(?:no|não|nunca)\s/i.test(text.slice(end)));
       if (closed && !atStart && !newClause) out = out.replace(/,[ \t]*$/, ' ');
       if (!atStart) out = agreeArticle(out.replace(/[ \t]+$/, end < text.length && /[,.;:!?)]/.test(text[end]!) ? '' : ' '), text.slice(end));

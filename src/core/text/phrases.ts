@@ -16,6 +16,8 @@ interface Phrase {
   readonly length: number;
   readonly replacement: string;
   readonly only?: Placement;
+  /** Written with a comma after it ("as you might imagine,"): a filler only where punctuation follows. */
+  readonly comma: boolean;
 }
 
 /** The phrases that start with one word, longest first, by the word that follows it. */
@@ -34,7 +36,7 @@ const NOT_A_VERB_WORDS = ['have', 'had', 'has', 'not'];
 const CLAUSE_OPENERS = ['and', 'or', 'but', 'nor', 'so', 'yet', 'because', 'if', 'when', 'while', 'then', 'than', 'as'];
 
 // After "I think that", these make "that" the subject ("I think that should be enough"), not a conjunction.
-const THAT_SUBJECT_WORDS = ['should', 'would', 'could', 'will', 'can', 'might', 'must', 'may', 'is', 'was', 'sounds', 'seems', 'works', 'makes', 'looks'];
+const THAT_SUBJECT_WORDS = ['should', 'would', 'could', 'will', 'can', 'might', 'must', 'may', 'is', 'was', 'sounds', 'seems', 'works', 'makes', 'looks', 'covers', 'means', 'helps', 'matters', 'depends', 'happens', 'does', 'has', 'needs', 'fits'];
 
 // "There is" says that something exists where it opens its clause ("…, and there is a cache"); after any
 // other word "there" is a place: "The conflict resolution there is last-writer-wins" is no "there's".
@@ -65,7 +67,7 @@ export class PhraseDictionary {
     for (const [from, to, only] of entries) {
       const words = wordsOf(from).map((w) => VOCABULARY.id(w));
       const list = byFirst.get(words[0]!) ?? [];
-      list.push({ words, length: from.length, replacement: to, only });
+      list.push({ words, length: from.length, replacement: to, only, comma: from.endsWith(',') });
       byFirst.set(words[0]!, list);
     }
     for (const [first, list] of byFirst) {
@@ -163,6 +165,9 @@ function phraseAt(text: string, phrase: Phrase, first: number): boolean {
     if (k > 0 && !onlyWhitespace(text, scanned.ends[first + k - 1]!, scanned.starts[first + k]!)) return false;
   }
   const next = first + n;
+  // "a lot, as you might imagine for an app …": not set off by punctuation, the phrase goes on into what follows.
+  // Where it opens a sentence it is set off anyway: "To be honest nobody likes it".
+  if (phrase.comma && !/^(?:[,.;:!?)]|$)/.test(text.slice(scanned.ends[next - 1]!, scanned.ends[next - 1]! + 1)) && !/(?:^|[.!?:;(]\s*)$/.test(text.slice(0, scanned.starts[first]!).trimEnd())) return false;
   if (phrase.words[n - 1] === THAT && n > 1 && next < scanned.count && THAT_SUBJECT.has(scanned.ids[next]!)) return false;
   // So is "here": "everything they'd do here is already covered" is no "here's".
   if ((phrase.words[0] === THERE || phrase.words[0] === HERE) && first > 0 && onlyWhitespace(text, scanned.ends[first - 1]!, scanned.starts[first]!) && !THERE_OPENS.has(scanned.ids[first - 1]!)) return false;

@@ -530,6 +530,12 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['"por favor" between two imperatives leaves one comma', 'Dímelo aparte, por favor, no lo metas directamente.', 'Dímelo aparte, no lo metas directamente.'],
     ['the capital goes past emphasis', '3. Bitte **kein** Object.groupBy verwenden.', '3. **Kein** Object.groupBy verwenden.'],
     ['the line after a salutation takes its capital', 'Hallo zusammen,\n\nich hänge an einem TypeScript-Fehler mit Node 20.11.', 'Ich hänge an einem TypeScript-Fehler mit Node 20.11.'],
+    // Found on session 28's trial prompts at 100%.
+    ['"in terms of x" is no "regarding x"', 'Give up to 4 expressions in terms of x.', 'Give up to 4 expressions in terms of x.'],
+    ['"that" after "I think" is the subject of "covers"', 'Honestly, I think that covers the main cases of the import job.', 'I think that covers the main cases of the import job.'],
+    ['"Anyway, I think that covers it." says nothing', 'Anyway, I think that covers it. Use UTC everywhere.', 'Use UTC everywhere.'],
+    ['a filler before a phrase that goes on leaves one comma', "It's a pretty standard setup, really, nothing too fancy.", "It's a pretty standard setup, nothing too fancy."],
+    ['a filler phrase written with its comma goes only where punctuation sets it off', 'We think about speed a lot, as you might imagine for an app used while running.', 'We think about speed a lot, as you might imagine for an app used while running.'],
   ];
   for (const [what, input, expected] of cases) it(what, () => assert.equal(rw(input), expected));
 });
