@@ -57,7 +57,9 @@ const hasWide = (text: string): boolean => {
 
 // A constraint: a negation, a limit, a condition or an exact requirement, in the languages the product ships.
 const CONSTRAINT = new Phrases(
-  "not | no | never | none | nothing | nobody | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | shouldn't | " +
+  "not | no | never | none | nothing | nobody | nor | cannot | can't | can’t | don't | don’t | doesn't | doesn’t | won't | won’t | mustn't | mustn’t | shouldn't | shouldn’t | " +
+    // Every negation the rewrite pass contracts ("are not" → "aren't") is one still.
+    "isn't | isn’t | aren't | aren’t | wasn't | wasn’t | weren't | weren’t | didn't | didn’t | hasn't | hasn’t | haven't | haven’t | wouldn't | wouldn’t | couldn't | couldn’t | needn't | needn’t | " +
     'without | except | unless | only | must | always | avoid | require | required | forbidden | prohibited | maximum | minimum | ' +
     'exactly | at most | at least | if | ' +
     'nicht | nichts | nie | niemals | kein | keine | keinen | keinem | keiner | nur | immer | muss | müssen | darf | dürfen | ohne | außer | genau | ' +

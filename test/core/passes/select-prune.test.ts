@@ -1060,6 +1060,19 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('never keeps the opening clause of a sentence whose later clause says what to do ("The answer is mostly no" without "so tell them dimmers are not supported")', () => {
+    const text = [
+      'You answer questions from visitors of our smart bulb shop. Keep answers under 80 words and never promise delivery dates.', '',
+      'A lot of people ask whether the bulbs work with their existing dimmer switches. Honestly, the answer is mostly no, and we would rather be upfront about that than deal with returns later, so just tell them that standard wall dimmers are not supported and they should use the app or a remote instead.', '',
+      'Visitor: Does it work with my dimmer?',
+    ].join('\n');
+    for (const budget of ['85%', '75%', '65%'])
+      for (const mode of ['strict', 'relaxed'] as const) {
+        const out = optimize({ text, budget, mode }).text;
+        if (out.includes('mostly no')) assert.ok(out.includes('dimmers are not supported') || out.includes("dimmers aren't supported"), `${budget} ${mode}: the answer without the rule\n${out}`);
+      }
+  });
+
   it('keeps a rule and its exception ("Except in test targets, …", "ただし、…許可します") together or not at all', () => {
     const english = [
       'You review Swift code for our iOS app.', '',

@@ -61,7 +61,9 @@ describe('core/scoring/rules', () => {
     it(`reads ${JSON.stringify(sentence)} as talk about the prompt`, () => assert.ok(isMeta(sentence)));
 
   // "You fix nothing." forbids as much as "Never edit files."; so do "nichts", "nada", "rien", "nenhum".
-  const prohibitions = ['**You read everything. You fix nothing.**', 'Nobody outside the team gets the link.', 'Du änderst nichts an der Datenbank.', 'No cambies nada del esquema.', "Tu n'ajoutes rien d'autre.", 'Não use nenhuma biblioteca externa.', 'Ninguna respuesta pasa de 100 palabras.', 'Aucune donnée ne sort du pays.'];
+  const prohibitions = ['**You read everything. You fix nothing.**', 'Nobody outside the team gets the link.', 'Du änderst nichts an der Datenbank.', 'No cambies nada del esquema.', "Tu n'ajoutes rien d'autre.", 'Não use nenhuma biblioteca externa.', 'Ninguna respuesta pasa de 100 palabras.', 'Aucune donnée ne sort du pays.',
+    // What the rewrite pass contracts ("are not supported") is a negation still.
+    "Standard wall dimmers aren't supported.", "Refunds weren't possible after 30 days.", "Customers haven't got access to the beta."];
   for (const sentence of prohibitions) it(`reads ${JSON.stringify(sentence)} as a constraint`, () => assert.ok(hasConstraint(sentence)));
 
   // "Avoid …" restricts in every language, as in English.
