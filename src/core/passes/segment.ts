@@ -2,7 +2,7 @@ import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceTex
 import { promptRanges, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
-import { ASKS, closingRule, FOREIGN_INPUT, MAIL_HEADER, NEEDS, pinRequests, pointsBelow } from './requests';
+import { ASKS, closingRule, FOREIGN_INPUT, MAIL_HEADER, NAMES_ABOVE, NEEDS, pinRequests, pointsBelow } from './requests';
 import { leansWithin } from './units';
 import { isInstruction } from '../scoring/structure';
 import { isMeta } from '../scoring/rules';
@@ -222,7 +222,8 @@ function markVerbatim(blocks: Block[]): Block[][] {
 
 /**
  * A text the prompt shows between two thematic breaks after announcing it ("Esta es la carta que he
- * escrito:", "---", the letter, "---"): a draft to rework, kept as written down to its sign-off.
+ * escrito:", "---", the letter, "---"), or names right after it ("上記の議事メモを…"): material to work
+ * on, kept as written down to its sign-off.
  */
 function betweenBreaks(blocks: readonly Block[]): Block[] {
   const quoted: Block[] = [];
@@ -231,9 +232,12 @@ function betweenBreaks(blocks: readonly Block[]): Block[] {
     if (!isThematicBreak(blocks[i]!) || lead.kind !== 'prose') continue;
     // Announced by a colon ("Esta es la carta que he escrito:"), or by a paragraph that points below it ("I need
     // to send the email below … Could you please rewrite it?").
-    if (!/[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!)) && !lead.sentences.some((s) => pointsBelow(sentenceText(s)) || FOREIGN_INPUT.test(sentenceText(s)))) continue;
+    const announced = /[:：]\s*$/u.test(sentenceText(lead.sentences[lead.sentences.length - 1]!)) || lead.sentences.some((s) => pointsBelow(sentenceText(s)) || FOREIGN_INPUT.test(sentenceText(s)));
     const close = closingRule(blocks, i, MAX_QUOTED_PARAGRAPHS);
     if (close < 0) continue;
+    // Or named from after it: "上記の議事メモを…要約してください", "extraia os dados da nota acima".
+    const next = blocks[close + 1];
+    if (!announced && !(next?.kind === 'prose' && next.sentences.some((s) => NAMES_ABOVE.test(sentenceText(s))))) continue;
     quoted.push(...blocks.slice(i + 1, close).filter((b) => b.kind === 'prose'));
     i = close;
   }

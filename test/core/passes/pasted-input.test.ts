@@ -77,4 +77,21 @@ describe('core/passes: the pasted text a request works on', () => {
       assert.ok(out.includes('h.store.Raw(context.Background(), query)') && out.includes('Review this diff'), `${mode}: the diff to review is gone\n${out}`);
     }
   });
+  it('reads notes between two rules that the closing request names above ("上記の議事メモを…要約してください") as material: kept as written, before the chatter around them', () => {
+    const text = [
+      'お疲れ様です。企画部の佐藤です。いつも大変お世話になっております。', '',
+      '定例会議の議事メモを以下に貼り付けますので、お手数ですが要約をお願いできますでしょうか。急ぎで取ったメモなので、読みにくい部分があるかと存じますが、何卒ご容赦ください。', '',
+      'なお、この要約は来週月曜日の部長会で共有する予定です。部長はお忙しい方なので、ぱっと見て分かるようにしていただけると大変助かります。', '',
+      '---', '議事メモ（2025年6月12日 10:00〜11:15）',
+      '・新ポータルのデザイン案B（青基調）が社内アンケートで62%の支持を得た。→案Bで確定。',
+      '・シングルサインオンはAzure ADと連携する方針で合意。田中さんが7月4日までに技術検証を完了させる。',
+      '・リリース予定日は10月1日で変更なし。', '---', '',
+      '以上、どうぞよろしくお願いいたします。上記の議事メモを要約してください。',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '70%', mode }).text;
+      for (const line of ['案Bで確定', '7月4日まで', '10月1日で変更なし', '上記の議事メモを要約してください'])
+        assert.ok(out.includes(line), `${mode}: "${line}" is gone\n${out}`);
+    }
+  });
 });
