@@ -534,7 +534,7 @@ function pairTagBlocks(blocks: Block[]): void {
 // Material to quote, not to reword: its sentences may go, their words stay as written. The tag names
 // a text ("<notice>", "<rapport>", "<cover_letter>", "<source_text>"): its last word is such a noun
 // ("<data_handling_rules>" holds rules).
-const VERBATIM_TAG = /^"""$|(?:^|[_.-])(?:documents?|doc|contract|lease|agreement|invoice|receipt|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
+const VERBATIM_TAG = /^"""$|(?:^|[_.-])(?:documents?|doc|ticket|review|comment|feedback|complaint|inquiry|enquiry|contract|lease|agreement|invoice|receipt|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;

@@ -94,4 +94,14 @@ describe('core/passes: the pasted text a request works on', () => {
         assert.ok(out.includes(line), `${mode}: "${line}" is gone\n${out}`);
     }
   });
+  it('keeps a customer\'s message in <ticket> tags as written at 100%: its greeting and thanks are the customer\'s', () => {
+    const text = [
+      'Classe le ticket ci-dessous dans une file : FRAUDE, PAIEMENT ou AUTRE. Réponds uniquement par le nom de la file.', '',
+      '<ticket>', "Bonjour, je suis artisan plombier et ma carte a été avalée par un distributeur à Lyon ce matin. Merci de m'aider rapidement.", '</ticket>',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '100%', mode }).text;
+      assert.ok(out.includes('Bonjour, je suis artisan plombier') && out.includes("Merci de m'aider rapidement."), `${mode}: the ticket was edited\n${out}`);
+    }
+  });
 });
