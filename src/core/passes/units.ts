@@ -174,7 +174,10 @@ export function sentenceUnits(doc: Doc, ranked: readonly RankedSentence[]): Unit
         // The final input stands on its own: "this match" in 'First request: "… provide commentary for this
         // match."' is the user's, not the sentence before's.
         // Nothing leans on a greeting: "This file is for any agent" after "Hey, welcome!" is deictic.
-        const before = sentence.input ? undefined : previous ?? leanOn;
+        // So does the question the prompt closes on: "I guess what I'm really asking is: why would the upgrade
+        // make this start happening …?" asks it, with or without the paragraph before ("N'invente aucun autre
+        // tarif." leans on the tariffs still).
+        const before = sentence.input || (sentence.pinned && /[?？]\s*$/.test(text)) ? undefined : previous ?? leanOn;
         leanOn = undefined;
         // A prompt's remark in brackets ("(Refer to … for details.)") comes with its sentence; an article's
         // bracketed sentence may hold an answer of its own.

@@ -175,8 +175,11 @@ const SOFT_CONDITION = new Phrases('if possible | if needed | if necessary | if 
  * opens with; an acronym alone ("Perdona …, de SQL voy justito") states none.
  */
 export const isMeta = (text: string, scanned: readonly string[] = words(text)): boolean =>
-  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text) && !(hasWide(text) && WIDE_ASK.test(text) && !IF_UNCLEAR_WIDE.test(text))) ||
+  ((META.in(scanned, text) || (GREETING.in(scanned, text, true) && !greetsThenAsks(text)) || (scanned.length <= MAX_THANKS_WORDS && THANKS_ALONE.in(scanned, text, true)) || presentsPrompt(text, scanned)) && specifics(text).marked === 0 && !asksWithThanks(text) && !ASKS_AFTER_LABEL.test(text) && !(hasWide(text) && WIDE_ASK.test(text) && !IF_UNCLEAR_WIDE.test(text))) ||
   describesItself(text, scanned);
+
+// The question itself, after a hedge that labels it: "I guess what I'm really asking is: why …?".
+const ASKS_AFTER_LABEL = /(?:what i['’]?m (?:really |actually )?asking(?: is)?|what i (?:really |actually )?want to know(?: is)?|my (?:real |actual |main )?question is|was ich (?:eigentlich )?wissen (?:will|möchte)|meine (?:eigentliche )?frage ist|lo que (?:realmente )?quiero saber(?: es)?|mi pregunta es|ce que je veux savoir|ma question est|o que (?:eu )?quero saber(?: é)?|minha pergunta é)\s*[:：][^?？]*[?？]\s*$/iu;
 
 // The work asked for by name beside an apology or thanks: "恐れ入りますが、以下の議事録の要約をお願いいたします。"
 // ("よろしくお願いします" asks for nothing; "不好意思…想请帮忙看看" asks for help not yet named).

@@ -226,4 +226,15 @@ describe('core/passes/requests: the draft the prompt announces is its input', ()
     // Before, at 25% relaxed the output was the draft alone: nothing said what to do with it.
     keepsAll(text, ['- ton chaleureux et rassurant', "- l'avertissement sur le lecteur U:", '- 250 mots maximum'], ['50%', '25%']);
   });
+  it('reads a question labelled by a hedge ("I guess what I\'m really asking is: why …?") as the request, not as talk about the prompt', () => {
+    const text = [
+      'Our Celery workers get OOM-killed every few hours since we upgraded Celery from 5.2.7 to 5.3.6. The box has 4 GB RAM and we run 4 worker processes with `--concurrency=4`.', '',
+      'Things I tried: `worker_max_tasks_per_child=50` did not help, and more swap only made it slower before crashing. It does not happen locally, which is super annoying, and honestly I have been staring at this for two days now.', '',
+      "Anyway, sorry, I know that's a lot. I guess what I'm really asking is: why would the Celery upgrade make this start happening, and how can I stop the worker from being OOM-killed without adding RAM? Thanks so much!!",
+    ].join('\n');
+    for (const mode of ['strict', 'relaxed'] as const) {
+      const out = optimize({ text, budget: '50%', mode }).text;
+      assert.ok(out.includes('why would the Celery upgrade make this start happening'), `${mode}: the question is gone\n${out}`);
+    }
+  });
 });
