@@ -3,7 +3,7 @@ import { wordInformation } from '../scoring/information';
 import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
-import { namedAbove, pointsBelow } from './requests';
+import { namedAbove, NAMES_WHERE, pointsBelow } from './requests';
 import type { Unit } from './units';
 
 /**
@@ -106,7 +106,7 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: bo
 }
 
 /**
- * The verbatim paragraphs of a text between two delimiter lines (""""", "---"): the first such text in
+ * The verbatim paragraphs of a text between two delimiter lines (`"""`, `---`): the first such text in
  * `blocks` (the blocks after the request) or the one they end on (the blocks before it).
  */
 function delimitedRun(blocks: readonly Block[], where: 'before' | 'after'): Block[] | undefined {
@@ -158,13 +158,11 @@ const TABLE_WORD = /(?<![\p{L}]|`\s?)(?:table|tabelle|vergleichstabelle|tabla|ta
 // "these UI strings", "cette clause", "diesen Text", "este correo", "esse texto", "この文章", "这段代码".
 const POINTS_AT = /(?<![\p{L}])(?:this|these|the following|the attached|cette|ces|cet|diese[nmrs]?|folgenden?|este|esta|estos|estas|esse|essa|esses|essas)(?![\p{L}])|この|これら|以下の|这段|这个|这些|下面的/iu;
 // What a request does to the block before it, by pronoun: "… a test module for it", "translate it", "Könntest du sie prüfen".
-// The text named by where it stands: "la nota acima", "le texte ci-dessous", "请提取上述合同", "下記の議事録".
-const POINTS_WHERE = /(?<![\p{L}])(?:above|below|oben|unten|obige[nmrs]?|untenstehende[nmrs]?|ci-dessus|ci-dessous|plus haut|plus bas|arriba|abajo|acima|abaixo)(?![\p{L}])|上述|上記|上面的|下面的|下記|以下の/iu;
 // What the prompt itself says, by where it stands: "seguindo o esquema abaixo", "the rules above", "下面的JSON结构".
 const OWN_WORDS = /(?<![\p{L}])(?:schema|esquema|sch[ée]ma|formato?|template|plantilla|modelo|vorlage|rules?|regeln?|règles?|reglas?|regras?|instructions?|instrucciones|instruções|anweisungen|examples?|exemples?|ejemplos?|exemplos?|beispiele?|steps?|schritte|étapes|pasos|passos)(?![\p{L}])|格式|结构|模板|规则|要求|示例|形式|ルール|例/iu;
 /** Whether the text names what it works on by where it stands, not the prompt's own format or rules. */
 function namesWhere(text: string): boolean {
-  const where = POINTS_WHERE.exec(text);
+  const where = NAMES_WHERE.exec(text);
   return !!where && !OWN_WORDS.test(text.slice(Math.max(0, where.index - 30), where.index + where[0].length + 12));
 }
 const POINTS_BACK = /(?<![\p{L}])(?:(?:for|on|of|about|to|with|from|against|into|over) (?:it|them)|(?:test|document|refactor|review|translate|summari[sz]e|explain|fix|optimi[sz]e|rewrite|debug|check|analy[sz]e|improve|shorten|clean up|convert) (?:it|them))(?![\p{L}])/iu;

@@ -415,6 +415,8 @@ export function namedAbove(text: string): string | undefined {
 const NAMES_SECTION = /<\p{L}[\p{L}\p{N}_.-]*>/u;
 /** A text named as the one above: "the notes above", "la nota acima", "上記の議事メモ", "请提取上述合同". */
 export const NAMES_ABOVE = /(?<![\p{L}])(?:above|oben|obige[nmrs]?|ci-dessus|plus haut|arriba|acima)(?![\p{L}])|上述|上記|上面的|以上の/iu;
+/** A text named by where it stands, above or below: "el texto que pego más abajo", "下記の議事録" too. */
+export const NAMES_WHERE = new RegExp(`${NAMES_ABOVE.source}|(?<![\\p{L}])(?:below|unten|untenstehende[nmrs]?|ci-dessous|plus bas|abajo|abaixo)(?![\\p{L}])|下面的|下記|以下の`, 'iu');
 /** How far into the prompt its request may stand. */
 const REQUEST_WINDOW = 5;
 const WANT_LABEL = /^[^\p{L}]*(?:what (?:i|we) (?:need|want)(?: is)?|o que (?:eu )?(?:preciso|quero)(?: é)?|lo que necesito(?: es)?|lo que quiero(?: es)?|ce (?:dont j['’]ai besoin|que je veux)(?:,? c['’]est)?|was ich (?:brauche|möchte|will)(?: ist)?|我需要的是|お願いしたいのは)\s*[:：]/iu;
