@@ -2,6 +2,7 @@ import { isListItem, isMaterial, isStructural, isThematicBreak, sentenceText, se
 import { wordInformation } from '../scoring/information';
 import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
+import { TRIPLE_QUOTE_TAG } from '../prompt/layout';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
 import { namedAbove, NAMES_WHERE, pointsBelow } from './requests';
 import type { Unit } from './units';
@@ -110,7 +111,7 @@ export function rankPointedInput(doc: Doc, entries: readonly Entry[], strict: bo
  * `blocks` (the blocks after the request) or the one they end on (the blocks before it).
  */
 function delimitedRun(blocks: readonly Block[], where: 'before' | 'after'): Block[] | undefined {
-  const delimiter = (b: Block | undefined) => !!b && (isThematicBreak(b) || b.tag?.name === '"""');
+  const delimiter = (b: Block | undefined) => !!b && (isThematicBreak(b) || b.tag?.name === TRIPLE_QUOTE_TAG);
   const quoted = (b: Block | undefined) => b?.kind === 'prose' && b.verbatim;
   let end = where === 'before' ? blocks.length - 1 : blocks.findIndex((b, i) => delimiter(b) && quoted(blocks[i + 1]));
   if (end < 0 || !delimiter(blocks[end])) return undefined;

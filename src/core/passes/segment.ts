@@ -1,5 +1,5 @@
 import { indentOf, isListItem, isSpacer, isThematicBreak, opensLine, sentenceText, type Block, type Doc, type Piece, type Sentence } from '../doc';
-import { promptRanges, type PromptRange } from '../prompt/layout';
+import { promptRanges, TRIPLE_QUOTE_LINE, TRIPLE_QUOTE_TAG, type PromptRange } from '../prompt/layout';
 import { introduces, isLabel, LEAD_IN_LEVEL, SOURCE_HEADER, SOURCE_LEVEL } from './structure';
 import { pairTags } from '../prompt/tags';
 import { ASKS, closingRule, FOREIGN_INPUT, MAIL_HEADER, NAMES_ABOVE, NEEDS, pinRequests, pointsBelow } from './requests';
@@ -208,7 +208,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
       titled = false;
       continue;
     }
-    if (block.tag?.partner && VERBATIM_TAG.test(block.tag.name.toLowerCase())) depth += block.tag.closing ? -1 : 1;
+    if (block.tag?.partner && (block.tag.name === TRIPLE_QUOTE_TAG || VERBATIM_TAG.test(block.tag.name.toLowerCase()))) depth += block.tag.closing ? -1 : 1;
     else if (block.kind === 'prose') {
       // "[Doc 1] Release notes: Fixed …" is the document; a title alone names the paragraph after it.
       const first = sentenceText(block.sentences[0]!);
@@ -419,7 +419,7 @@ function splitDelimited(blocks: Block[]): void {
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
     if (block.kind !== 'prose' || block.prefix.trim() !== '' || block.sentences.length < 3) continue;
-    const delimits = (s: Sentence) => DELIMITER.test(sentenceText(s));
+    const delimits = (s: Sentence) => TRIPLE_QUOTE_LINE.test(sentenceText(s));
     const open = block.sentences.findIndex((s) => delimits(s) && s.sep.includes('\n'));
     const close = open < 0 ? -1 : block.sentences.findIndex((s, j) => j > open + 1 && delimits(s) && sentenceText(s) === sentenceText(block.sentences[open]!));
     if (close < 0) continue;
@@ -439,7 +439,6 @@ function splitDelimited(blocks: Block[]): void {
   }
 }
 
-const DELIMITER = /^(?:"""|''')$/;
 
 /**
  * Paragraphs of a quotation that spans several (a draft letter: its first paragraph opens the quote,
@@ -534,7 +533,7 @@ function pairTagBlocks(blocks: Block[]): void {
 // Material to quote, not to reword: its sentences may go, their words stay as written. The tag names
 // a text ("<notice>", "<rapport>", "<cover_letter>", "<source_text>"): its last word is such a noun
 // ("<data_handling_rules>" holds rules).
-const VERBATIM_TAG = /^"""$|(?:^|[_.-])(?:documents?|doc|ticket|review|comment|feedback|complaint|inquiry|enquiry|contract|lease|agreement|invoice|receipt|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
+const VERBATIM_TAG = /(?:^|[_.-])(?:documents?|doc|ticket|review|comment|feedback|complaint|inquiry|enquiry|contract|lease|agreement|invoice|receipt|clause|quote|source|transcript|context|text|email|mail|article|passage|excerpt|data|input|draft|entwurf|borrador|brouillon|rascunho|letter|message|notice|announcement|memo|report|rapport|bericht|informe|relatorio|relatório|post|essay|story|speech|script|chat|conversation|thread|log|page|chapter|original|content|copy|bio|resume|cv|manual|lyrics|poem|abstract|paper)$/;
 
 // A sentence that announces what follows ("The labels are the following five.", "分類ラベルは次の5つです。").
 const ANNOUNCES = /\b(?:the following|as follows|below|these (?:\w+ )?(?:rules|options|values|labels|categories|steps|queues)|here (?:are|is) (?:some |a few |(?:two|three|four|five|six) |an? )?(?:examples?|samples?)|folgende[nrs]?|siguientes?|suivante?s?|seguintes?)\b|次の|以下|如下|下面|下列/iu;

@@ -31,7 +31,8 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
   const quoted = tripleQuoted(text);
   ranges = splitQuoteLines(ranges, quoted, text);
   for (const range of ranges) {
-    if (range.kind === 'markup') range.tag = tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end)) ?? quoteTag(range, quoted, text);
+    // The lines of triple quotes come tagged from splitQuoteLines.
+    if (range.kind === 'markup') range.tag ??= tagOf(text.slice(range.start, range.end)) ?? fenceTag(text.slice(range.start, range.end));
     // "User: Hi\nAssistant: Hello" reads as YAML to the block scan: a dialogue of labels is prose.
     if (range.kind === 'data' && isLabelled(text.slice(range.start, range.end))) (range.kind = 'prose'), (range.contentStart = range.start);
   }
@@ -61,10 +62,20 @@ export function promptRanges(text: string, opens?: FenceOpener): PromptRange[] {
   return ranges;
 }
 
-/** Spans from a line of `"""` (or `'''`) to the next such line: the delimiter prompt guides recommend for input. */
+// Triple quotes, the delimiter prompt guides recommend for input: a line of them opens or closes a text.
+const TRIPLE_QUOTES = `(?:"""|''')`;
+/** A sentence or line that is triple quotes alone (see segment's splitDelimited). */
+export const TRIPLE_QUOTE_LINE = new RegExp(`^${TRIPLE_QUOTES}$`);
+/** The tag name the lines of triple quotes around several paragraphs pair by. */
+export const TRIPLE_QUOTE_TAG = '"""';
+
+const TRIPLE_QUOTE_LINES = new RegExp(`^[ \\t]*${TRIPLE_QUOTES}[ \\t]*$`, 'gm');
+
+/** Spans from a line of triple quotes to the next such line. */
 function tripleQuoted(text: string): Span[] {
   const spans: Span[] = [];
-  const delimiter = /^[ \t]*(?:"""|''')[ \t]*$/gm;
+  const delimiter = TRIPLE_QUOTE_LINES;
+  delimiter.lastIndex = 0;
   for (let open = delimiter.exec(text); open; open = delimiter.exec(text)) {
     const close = delimiter.exec(text);
     if (!close) break;
@@ -82,7 +93,7 @@ function splitQuoteLines(ranges: PromptRange[], quoted: readonly Span[], text: s
     const openEnd = text.indexOf('\n', span.start);
     const closeStart = text.lastIndexOf('\n', span.end - 1) + 1;
     const within = ranges.find((r) => r.start <= span.start && span.end <= r.end);
-    return within ? [] : [{ start: span.start, end: openEnd }, { start: closeStart, end: span.end }];
+    return within ? [] : [{ start: span.start, end: openEnd, closing: false }, { start: closeStart, end: span.end, closing: true }];
   });
   if (lines.length === 0) return ranges;
   const out: PromptRange[] = [];
@@ -92,20 +103,13 @@ function splitQuoteLines(ranges: PromptRange[], quoted: readonly Span[], text: s
     for (const line of cuts) {
       const end = trimEnd(text, from, line.start);
       if (end > from) out.push({ ...range, start: from, contentStart: from === range.start ? range.contentStart : from, end });
-      out.push({ kind: 'markup', start: line.start, contentStart: line.start, end: trimEnd(text, line.start, line.end) });
+      out.push({ kind: 'markup', start: line.start, contentStart: line.start, end: trimEnd(text, line.start, line.end), tag: { name: TRIPLE_QUOTE_TAG, closing: line.closing } });
       from = skipSpace(text, line.end, range.end);
     }
     if (from === range.start) out.push(range);
     else if (from < range.end) out.push({ ...range, start: from, contentStart: from, end: range.end });
   }
   return out;
-}
-
-/** A line of triple quotes opens its span or closes it. */
-function quoteTag(range: PromptRange, quoted: readonly Span[], text: string): TagInfo | undefined {
-  const span = quoted.find((q) => range.start >= q.start && range.end <= q.end);
-  if (!span || !/^\s*(?:"""|''')\s*$/.test(text.slice(range.start, range.end))) return undefined;
-  return { name: '"""', closing: range.start !== span.start };
 }
 
 // Sections that hold material the prompt is about, not what it asks: a question after the last of them
