@@ -86,8 +86,10 @@ export const GREETING_OPENING = new RegExp(`^[^\\p{L}]*(?:${GREETINGS.join('|')}
  * acrescente campos").
  */
 export const OPENING_HEDGE = new RegExp(
-  '^[^\\p{L}]*(?:ehrlich gesagt|wie (?:schon )?gesagt|sinceramente|la verdad(?: es que)?|honnêtement|franchement|pour être honnête|' +
-    'enfin, je dis ça, mais|sei lá|(?:ah,? )?(?:e )?só para reforçar o que (?:eu )?já disse)(?![\\p{L}])\\s*[,:]?\\s*(?=\\p{L})',
+  // German puts the verb right after such an opener ("Ehrlich gesagt bin ich …"): without it, the sentence
+  // opens on its verb and reads as a question. Set off by a comma, it stands apart and may go.
+  '^[^\\p{L}]*(?:(?:ehrlich gesagt|wie (?:schon )?gesagt)\\s*[,:]|(?:sinceramente|la verdad(?: es que)?|honnêtement|franchement|pour être honnête|' +
+    'enfin, je dis ça, mais|sei lá|(?:ah,? )?(?:e )?só para reforçar o que (?:eu )?já disse)(?![\\p{L}])\\s*[,:]?)\\s*(?=\\p{L})',
   'iu',
 );
 
@@ -109,7 +111,12 @@ export const ASIDE_GUARD = new RegExp(
     'máximo|mínimo|maximum|minimum|maximal|höchstens|mindestens|au plus|au moins|pelo menos|al menos|por lo menos|a lo sumo|' +
     // What to keep in mind, beside the thanks: "Gracias por todo, y recuerda que lo más importante es …".
     'recuerda|recuerde|recordad|olvides|olvide|rappelle-toi|rappelez-vous|souviens-toi|souvenez-vous|denk daran|denken sie daran|vergiss|lembra|lembre|lembrem|esqueça|' +
-    'más importante|plus important|mais importante|wichtigste|am wichtigsten)(?![\\p{L}])|' +
+    'más importante|plus important|mais importante|wichtigste|am wichtigsten|' +
+    // A date, as a digit is: "Wie schon gesagt, die Frist ist Freitag."
+    'montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|januar|februar|märz|juni|juli|oktober|dezember|' +
+    'lunes|martes|miércoles|jueves|viernes|sábado|domingo|enero|febrero|marzo|mayo|junio|julio|septiembre|octubre|noviembre|diciembre|' +
+    'lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|janvier|février|avril|juin|juillet|août|septembre|octobre|novembre|décembre|' +
+    'segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira|janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro)(?![\\p{L}])|' +
     // Chinese: a request or a negation that limits ("不要", "不能"), not any 不 ("不是很熟": not very familiar),
     // and not 请教 ("to ask someone's advice").
     '请(?!教|你喝|你吃|多包涵)|要|不要|不能|不得|不可|不许|不用|别|勿|必须|务必|只|仅|ください|てください|ないで|必ず|のみ|(?<!いた)だけ|禁止|[\\p{N}]|' +

@@ -132,6 +132,12 @@ function rewriteSentences(doc: Doc, tokenizer: Tokenizer): Sentence[] {
 // A line that introduces what follows: "Here is the question from the employee, I hope it makes sense:".
 const INTRODUCES = /\b(?:here(?:'s|’s| is| are)|below (?:is|are)|the following)\b.*[:：]\s*$/i;
 
+// The request phrases whose removal leaves the verb after them as an imperative.
+const LEAVES_IMPERATIVE = /(?:you could|you could possibly|as to|you please)$/i;
+const OPENING_OPINION = /^(\s*)(?:i|we)\s+(?:really\s+|honestly\s+|personally\s+)?(?:think|believe|feel|guess|suppose)(?:\s+that)?\s+$/i;
+// What may stand before the imperative a request phrase leaves: a clause's opening, or a linking word.
+const CLAUSE_OPEN_BEFORE = /(?:^|[,;:(—–]|\s-|(?<![\p{L}])(?:and|but|so|then|also|now|plus|or|finally|lastly|next|first|second|third|additionally|otherwise|meanwhile))\s*$/iu;
+
 const MANNER = new Set(['honestly', 'literally', 'truly', 'kindly']);
 const HEDGES_ABSOLUTE = new Set(['basically', 'pretty much', 'essentially', 'practically', 'virtually']);
 // ("Basically, never store card numbers": set off by its comma, the word opens the sentence and hedges nothing.)
@@ -194,8 +200,19 @@ function rewritePiece(text: string, opensSentence: boolean, dictionary: Pick<Phr
   let capitalize = false;
   for (const match of dictionary.find(text)) {
     const start = match.index;
-    const atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
+    let atStart = opensSentenceAt(text, start, opensSentence) || (capitalize && text.slice(cursor, start).trim() === '');
     const replacement = match.replacement;
+    // A polite frame leaves its verb to stand as the imperative: only where a clause opens ("For the summary,
+    // it would be helpful if you could use …"), never after "not" ("… if you could not mention" is no "Not
+    // mention"), nor inside someone's words ("The team said it would be great if you could ship it"). An
+    // opinion that opens the sentence goes with it: "I think it would be great if you could follow …" → "Follow …".
+    if (replacement === '' && LEAVES_IMPERATIVE.test(match.text)) {
+      if (/^\s+not(?![\p{L}])/iu.test(text.slice(start + match.text.length))) continue;
+      const said = out + text.slice(cursor, start);
+      const opinion = !atStart && opensSentence ? OPENING_OPINION.exec(said) : null;
+      if (opinion) (out = opinion[1]!), (cursor = start), (atStart = true);
+      else if (!atStart && !CLAUSE_OPEN_BEFORE.test(said)) continue;
+    }
     if ((replacement.endsWith(':') || match.opening) && !atStart) continue;
     let end = start + match.text.length;
     // "My first command is to give …" has no label to become; "You should only inform and not solve" no

@@ -536,6 +536,14 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['"Anyway, I think that covers it." says nothing', 'Anyway, I think that covers it. Use UTC everywhere.', 'Use UTC everywhere.'],
     ['a filler before a phrase that goes on leaves one comma', "It's a pretty standard setup, really, nothing too fancy.", "It's a pretty standard setup, nothing too fancy."],
     ['a filler phrase written with its comma goes only where punctuation sets it off', 'We think about speed a lot, as you might imagine for an app used while running.', 'We think about speed a lot, as you might imagine for an app used while running.'],
+    // Found on session 29's trial prompts at 100%.
+    ['an opinion that opens a polite request goes with it', 'I think it would be really great if you could follow the conventions of the repo.', 'Follow the conventions of the repo.'],
+    ['a polite request before "not" stays: "Not mention" is no imperative', 'It would be great if you could not mention the client.', "It would be great if you couldn't mention the client."],
+    ["a polite request in someone's words stays", 'The team said it would be great if you could ship it by Friday.', 'The team said it would be great if you could ship it by Friday.'],
+    ['a polite request after a linking word leaves the imperative', 'Also it would be great if you could keep it short.', 'Also keep it short.'],
+    ['a German opener before the verb stays: "Bin ich …" reads as a question', 'Ehrlich gesagt bin ich mit meinem Entwurf nicht zufrieden.', 'Ehrlich gesagt bin ich mit meinem Entwurf nicht zufrieden.'],
+    ['a German opener set off by its comma goes', 'Ehrlich gesagt, ich bin mit meinem Entwurf nicht zufrieden.', 'Ich bin mit meinem Entwurf nicht zufrieden.'],
+    ['a restatement that names a day says something', 'Wie schon gesagt, die Frist ist Freitag.', 'Die Frist ist Freitag.'],
   ];
   for (const [what, input, expected] of cases) it(what, () => assert.equal(rw(input), expected));
 });
