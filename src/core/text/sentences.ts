@@ -133,10 +133,12 @@ function isAbbreviation(text: string, period: number): boolean {
   if (word.length > 0 && ABBREVIATIONS.has(word.toLowerCase())) return true;
   // Before a number, what numbers things: "art. 4º da Lei 8.245", "Art. 5 GG", "cap. 3", "par. 2", "Tel. 0957…"; and a
   // German street before its house number: "Hauptstr. 12", "Goethestr. 5".
-  return (NUMBERING.has(word.toLowerCase()) || /\p{L}str$/u.test(word)) && /^\s+\d/.test(text.slice(period + 1, period + 4));
+  // So is a short label that opens its line: "MwSt. 7 %: 5,35 €", "Pos. 3" (a sentence of one word, which
+  // dedupe would take for a repeated one).
+  return (NUMBERING.has(word.toLowerCase()) || /\p{L}str$/u.test(word) || (word.length <= 4 && /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, start - 8), start)))) && /^\s+\d/.test(text.slice(period + 1, period + 4));
 }
 // ("no.", "nr.", "núm." end no sentence anywhere: see ABBREVIATIONS.)
-const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'p', 'n', 'num', 'tel', 'tél', 'fax', 'mob', 'ref']);
+const NUMBERING = new Set(['art', 'arts', 'cap', 'caps', 'par', 'sec', 'secs', 'ch', 'chap', 'abs', 'lit', 'p', 'n', 'num', 'tel', 'tél', 'fax', 'mob', 'ref', 'zzgl', 'exkl', 'pos']);
 
 const LETTER = /\p{L}/u;
 const isWordOrDot = (text: string, i: number): boolean => {

@@ -58,6 +58,9 @@ describe('core/text/sentences', () => {
     // Before, "Tel." ended a sentence of a quoted letter and went alone, leaving a bare number.
     ['a telephone or fax number after its label', 'Bei Fragen erreichen Sie mich unter Tel. 09571 88 41-23 oder Fax. 09571 88 41-99. Grüße aus Kronach.',
       ['Bei Fragen erreichen Sie mich unter Tel. 09571 88 41-23 oder Fax. 09571 88 41-99.', 'Grüße aus Kronach.']],
+    // Before, "MwSt." was a sentence of its own on each line, and dedupe dropped the second: "19 %: 12,00 €".
+    ['a short label that opens its line before a number', 'MwSt. 7 %: 5,35 €\nMwSt. 19 %: 12,00 €\nDie Summe ist 100 € inkl. MwSt. 19 Artikel kamen an.',
+      ['MwSt. 7 %: 5,35 €', 'MwSt. 19 %: 12,00 €', 'Die Summe ist 100 € inkl. MwSt.', '19 Artikel kamen an.']],
     [
       'Thai, at spaces once a sentence has some length',
       'วอร์ซอเป็นเมืองหลวงของประเทศโปแลนด์และเป็นเมืองที่ใหญ่ที่สุดของประเทศมีประชากรประมาณ 1.7 ล้านคน แม่น้ำวิสตูลาไหลผ่านใจกลางเมืองจากทางใต้ไปทางเหนือของประเทศโปแลนด์ สั้น',
