@@ -107,6 +107,8 @@ export const isMaterial = (block: Block): boolean => block.kind === 'code' || bl
 /** Headings and markup lines: structure, kept while the content they frame is kept. */
 export const isStructural = (block: Block): boolean => block.kind === 'heading' || block.kind === 'markup';
 
+/** The level of a lead-in line ("Rules:"): its section is the list right after it. */
+export const LEAD_IN_LEVEL = 7;
 /** A list marker with its indentation: "- ", "  2. ", "b) ". */
 export const LIST_MARKER = /^\s*(?:(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s|[・●])/;
 /** A list item: its prefix is a list marker ("- ", "2. ", "b) "). */
@@ -310,14 +312,17 @@ function renumbered(doc: Doc, texts: readonly string[]): Map<Block, number> {
   let run: { indent: number; last: number; next: number; gap: boolean; ranks: boolean } | null = null;
   doc.blocks.forEach((block, i) => {
     // Quoted material (a contract's items) stays as written: its numbers are data, not the prompt's order.
-    const marker = block.kind === 'prose' && !block.verbatim ? NUMBERED.exec(block.prefix) : null;
-    const indent = block.kind === 'prose' ? /^[ \t]*/.exec(block.prefix)![0].length : 0;
+    // An item that leads its own nested list ("6. Error codes shown in the app:") is a lead-in line, its
+    // number in its text: one of the run all the same.
+    const numbered = block.kind === 'prose' && !block.verbatim ? block.prefix : block.kind === 'heading' && block.level === LEAD_IN_LEVEL ? block.body : null;
+    const marker = numbered === null ? null : NUMBERED.exec(numbered);
+    const indent = numbered === null ? 0 : /^[ \t]*/.exec(numbered)![0].length;
     if (!marker) {
       // What stands inside an item (deeper, or its next paragraph) keeps the run; anything else ends it.
-      if (!(block.kind === 'prose' && run !== null && indent > run.indent)) run = null;
+      if (!(block.kind === 'prose' && run !== null && /^[ \t]*/.exec(block.prefix)![0].length > run.indent)) run = null;
       return;
     }
-    const written = Number(block.prefix.slice(marker[1]!.length, marker[0].length));
+    const written = Number(numbered!.slice(marker[1]!.length, marker[0].length));
     if (run && indent > run.indent) return;
     if (!run || indent !== run.indent || written !== run.last + 1) run = { indent: marker[1]!.length, last: written, next: written, gap: false, ranks: ranks(doc.blocks, i) };
     else run.last = written;

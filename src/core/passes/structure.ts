@@ -1,7 +1,6 @@
-import { indentOf, isListItem, isMaterial, isStructural, LIST_MARKER, sentenceText, type Block, type Doc } from '../doc';
+import { indentOf, isListItem, isMaterial, isStructural, LEAD_IN_LEVEL, LIST_MARKER, sentenceText, type Block, type Doc } from '../doc';
 
-/** The level of a lead-in line ("Rules:"): its section is the list right after it. */
-export const LEAD_IN_LEVEL = 7;
+export { LEAD_IN_LEVEL };
 /** A lead-in line that ends on its colon ("Follow these steps:", "**Setup**:"): it introduces what follows it. */
 export const endsOnColon = (block: Block): boolean => block.kind === 'heading' && block.level === LEAD_IN_LEVEL && /[:：](?:\*\*)?\s*$/.test(block.body);
 /** The level of a retrieved document's title ("[Doc 1] …"): its section is that document's text. */

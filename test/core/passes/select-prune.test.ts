@@ -1473,6 +1473,17 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('numbers an item that leads its own nested list with the rest of its list', () => {
+    const text = ['Rules:', '', '1. Always verify the customer by account number and ZIP code.', '2. Think about the tone a little and maybe keep it friendly where it feels right.',
+      '3. Error codes shown in the app:', '   - E1: no signal', '   - E2: weak signal', '4. Consider some general improvements to the wording here and there.', '5. Never issue a credit above $20 without a supervisor.'].join('\n');
+    for (let percent = 40; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const numbers = out.split('\n').filter((l) => /^\d\. /.test(l)).map((l) => Number(l[0]));
+      // Before, the lead-in kept its "3." and the items after it counted on from it: "1. 3. 4.".
+      assert.deepEqual(numbers, numbers.map((_, i) => i + 1), `${percent}%: ${numbers.join(', ')}\n${out}`);
+    }
+  });
+
   it('keeps the number each item of a ranking was written with: priority 5 never becomes priority 1', () => {
     const text = ['Cleanup priorities, in order:', '', '1. Look around the codebase a bit.', '2. Think about what could be nicer.', '3. Consider some general improvements.', '4. Maybe tidy things up where it feels right.', '5. Never delete `migrations/` or `.env.example`, even when they look unused.', '', 'Report what you removed.'].join('\n');
     const out = optimize({ text, budget: '50%', mode: 'strict' }).text;
