@@ -78,6 +78,8 @@ export interface Block {
    * process**:" before "### Step 1"): the level of the section it stands in (0: none), where its own ends.
    */
   within?: number;
+  /** A label line that names the text after it ("Text to translate:", "待翻译原文："): it titles that one paragraph. */
+  titlesNext?: boolean;
   /** The prompt's final input (last `<question>` section, trailing "Input:" …): kept in relaxed mode. */
   pinned?: boolean;
   /** Prose quoted as material (inside `<document>`, `<contract>` …): dropped by sentence, never reworded. */

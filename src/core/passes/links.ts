@@ -4,6 +4,7 @@ import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
 import { TRIPLE_QUOTE_TAG } from '../prompt/layout';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
+import { INPUT_TITLE } from './segment';
 import { namedAbove, NAMES_WHERE, pointsBelow } from './requests';
 import type { Unit } from './units';
 
@@ -140,6 +141,32 @@ function rankDocumentNamedAbove(doc: Doc, entries: readonly Entry[]): void {
   const inside = new Set(doc.blocks.slice(doc.blocks.indexOf(titled[0]!) + 1, end));
   for (const entry of entries) if ((entry.unit.block && inside.has(entry.unit.block)) || (entry.unit.parent && inside.has(entry.unit.parent) && entry.unit.score > 0)) entry.pinned = true;
 }
+
+/**
+ * The text under a title that names it as the input ("## Text to translate", "## Transcript", the paragraph
+ * after "待翻译原文："):
+ * what the prompt is about, ranked with the request in both modes while it takes at most two thirds of
+ * the budget. A longer one competes by value (all of it would leave no room for what to do with it).
+ */
+export function rankTitledInput(doc: Doc, entries: readonly Entry[], budget: number): void {
+  const at = doc.blocks.findIndex((b) => b.kind === 'heading' && !b.removed && INPUT_TITLE.test(titleText(b)));
+  if (at < 0) return;
+  const level = doc.blocks[at]!.level ?? 1;
+  const inside = new Set<Block>();
+  for (let k = at + 1; k < doc.blocks.length; k++) {
+    const block = doc.blocks[k]!;
+    if (block.kind === 'heading' && (block.level ?? 1) <= level) break;
+    if (block.kind === 'prose' && block.verbatim) inside.add(block);
+    // A label line ("Text to translate:") titles the one paragraph after it.
+    if (doc.blocks[at]!.titlesNext) break;
+  }
+  const input = entries.filter((e) => e.unit.parent && inside.has(e.unit.parent) && e.unit.score > 0);
+  if (input.length === 0 || input.reduce((n, e) => n + e.unit.cost, 0) > budget * INPUT_SHARE) return;
+  for (const entry of input) entry.pinned = entry.input = true;
+}
+/** The share of the budget titled input may take and still rank first: the rest is the request and its rules. */
+const INPUT_SHARE = 2 / 3;
+const titleText = (block: Block): string => block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
 
 /**
  * A prompt's one table that its text names ("Use the numbers from the table only", "die 2 Punkte aus der

@@ -199,14 +199,15 @@ function markVerbatim(blocks: Block[]): Block[][] {
   const runs = quotationRuns(blocks);
   const inQuotation = new Set([...runs.flat(), ...betweenBreaks(blocks), ...forwardedMail(blocks)]);
   const quotedMaterial = blockquoteMaterial(blocks);
-  for (const block of blocks) {
+  blocks.forEach((block) => {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
       if (documentLevel && level <= documentLevel) documentLevel = 0;
       const title = block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
-      if (DOCUMENT_TITLE.test(title) || MATERIAL_TITLE.test(title)) documentLevel = level;
+      // (A label line that names the input, "Text to translate:", titles the one paragraph after it: see splitBracketTitles.)
+      if ((DOCUMENT_TITLE.test(title) || MATERIAL_TITLE.test(title)) && level !== LEAD_IN_LEVEL) documentLevel = level;
       titled = false;
-      continue;
+      return;
     }
     if (block.tag?.partner && (block.tag.name === TRIPLE_QUOTE_TAG || VERBATIM_TAG.test(block.tag.name.toLowerCase()))) depth += block.tag.closing ? -1 : 1;
     else if (block.kind === 'prose') {
@@ -216,7 +217,7 @@ function markVerbatim(blocks: Block[]): Block[][] {
       if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || quotedMaterial.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
-  }
+  });
   return runs;
 }
 
@@ -351,31 +352,42 @@ const MIN_TURN_WORDS = 5;
 const NOT_A_SPEAKER = /^(?:note|notes|important|example|examples|input|output|question|answer|q|a|user|assistant|system|human|ai|bot|rules?|task|context|format|tip|warning|step|summary|subject|email|transcript|document|source|text|result|response|reply|title|description|goal|role|data|schema|table|query|request|instructions?|feedback|review|label|category|status|priority|date|time|owner|action|decision|risk)$/i;
 const MIN_TURNS = 3;
 
-// A section title naming the text the prompt works on: "## Source text", "## Transcript", "【翻訳対象】".
-const MATERIAL_TITLE = new RegExp(
-  '^(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review)|input text|transcript|article|passage|excerpt|(?:retrieved|search) (?:context|documents?|results|passages)|' +
-    'originaltext|ausgangstext|zu übersetzender text|texto original|texto a traducir|texte source|texte à traduire|texto de origem|' +
-    '原文|本文|翻訳対象|翻訳する文章|翻訳原稿|翻译内容|翻译原文|待翻译内容|原文内容)\\s*[:：]?$',
-  'iu',
-);
+// A section title naming the text the prompt works on: "## Source text", "## Transcript", "【翻訳対象】",
+// "待翻译原文：". INPUT_TITLE names the one text the request is about; retrieved documents are sources.
+const INPUT_TEXT_WORDS =
+  '(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review|proofread|rewrite|edit|check|correct|classify)|input text|' +
+  'originaltext|ausgangstext|zu übersetzender text|text zum übersetzen|zu prüfender text|texto original|texto (?:a|para) (?:traducir|resumir|revisar|corregir|traduzir|revisar|corrigir)|texto de origen|texto fuente|' +
+  'texte source|texte original|texte (?:à|a) (?:traduire|résumer|corriger|relire)|texto de origem|texto fonte|' +
+  '原文|本文|翻訳対象|翻訳する(?:文章|テキスト)|翻訳原稿|対象(?:の)?(?:文章|テキスト)|(?:待|要|需要)?翻译的?(?:原文|内容|文本|文字)|(?:待|要|需要)(?:总结|润色|校对|改写|处理|审阅)的?(?:原文|内容|文本|文字)|原文内容)';
+const INPUT_TITLE_WORDS = `(?:${INPUT_TEXT_WORDS}|(?:the |our )?(?:transcript|article|passage|excerpt))`;
+export const INPUT_TITLE = new RegExp(`^${INPUT_TITLE_WORDS}\\s*[:：]?$`, 'iu');
+// As a label line, only what names one text ("Text to translate:"): "Transcript:" comes before many turns.
+const INPUT_LABEL = new RegExp(`^${INPUT_TEXT_WORDS}\\s*[:：]$`, 'iu');
+const MATERIAL_TITLE = new RegExp(`^(?:${INPUT_TITLE_WORDS}|(?:retrieved|search) (?:context|documents?|results|passages))\\s*[:：]?$`, 'iu');
 /**
  * A 【…】 title on a line of its own ("【翻訳対象】", then the text) is a heading (level 6, as a retrieved
- * document's title): it comes with the section under it, never alone.
+ * document's title): it comes with the section under it, never alone. So is a label that names the text
+ * to work on ("待翻译原文：", "Text to translate:"): what follows it is that text, quoted as written.
  */
 function splitBracketTitles(blocks: Block[]): void {
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!;
     const title = block.sentences[0];
-    if (block.kind !== 'prose' || block.prefix.trim() !== '' || !title || !BRACKET_TITLE.test(sentenceText(title))) continue;
+    if (block.kind !== 'prose' || block.prefix.trim() !== '' || !title) continue;
+    const text = sentenceText(title);
+    const labelled = INPUT_LABEL.test(text.trim()) && (block.sentences.length > 1 || blocks[i + 1]?.kind === 'prose');
+    if (!BRACKET_TITLE.test(text) && !labelled) continue;
     if (block.sentences.length > 1 && !title.sep.includes('\n')) continue;
-    titleOver(blocks, i, sentenceText(title));
+    titleOver(blocks, i, sentenceText(title), labelled ? LEAD_IN_LEVEL : SOURCE_LEVEL);
+    // The label's text is the paragraph after it: what follows that may be the prompt's own words again.
+    if (labelled) (blocks[i]!.titlesNext = true), (blocks[i + 1]!.verbatim = true);
   }
 }
 
 /** Block `i`'s first sentence, ending its line, as a document's title (`body`) over the rest of its text. */
-function titleOver(blocks: Block[], i: number, body: string): void {
+function titleOver(blocks: Block[], i: number, body: string, level = SOURCE_LEVEL): void {
   const block = blocks[i]!;
-  const heading = asHeading(block, body, block.sentences[0]!.tokens, SOURCE_LEVEL);
+  const heading = asHeading(block, body, block.sentences[0]!.tokens, level);
   blocks.splice(i, 1, ...(block.sentences.length > 1 ? [heading, splitAfter(block, 0)[1]] : [heading]));
 }
 

@@ -7,7 +7,7 @@ import { isInstruction } from '../scoring/structure';
 import { clauseText, keepClauses, type Clause } from '../text/clauses';
 import { remeasure, type Pass, type PassContext } from './context';
 import { Frames } from './frames';
-import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedBlocks, rankNamedTable, rankPointedInput, REPEATED, type Entry } from './links';
+import { announceBlocks, dropPointersAbove, isInput, keepWhatKeptLeansOn, leanOnShownBlocks, markAnswers, markRepeats, pointAtBlocks, rankNamedBlocks, rankNamedTable, rankPointedInput, rankTitledInput, REPEATED, type Entry } from './links';
 import { dropUnpairedTags, isLabel } from './structure';
 import { asideUnits, clauseUnits, CONSEQUENCE } from './clause-units';
 import { sentenceUnits, withHeads, type Unit } from './units';
@@ -106,6 +106,7 @@ function selectUnits(doc: Doc, { budget, tokenizer, mode }: PassContext): void {
   rankNamedBlocks(doc, entries);
   announceBlocks(doc, entries);
   rankPointedInput(doc, entries, strict);
+  rankTitledInput(doc, entries, budget);
   rankNamedTable(doc, entries, budget);
   pointAtBlocks(doc, entries, strict);
   leanOnShownBlocks(doc, entries, (unit) => frames.leadIn(unit), strict);

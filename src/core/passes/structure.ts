@@ -32,6 +32,7 @@ export const LABEL_LINE = /^[^\p{L}]*[\p{L}][\p{L} ]{0,24}[:：]$/u;
 function endsSection(heading: Block, block: Block, next = false): boolean {
   const level = heading.level ?? 1;
   if (level === LEAD_IN_LEVEL) {
+    if (heading.titlesNext) return !next;
     // "- Example migration pattern:" and, unindented on the next line, its code: the code is the item's.
     if (isListLeadIn(heading)) return !nestedUnder(heading, block) && !(next && block.kind !== 'prose' && introduces(block));
     // A lead-in indented inside a list item ("   **Quick start:** If you have the path inline:") ends with it.

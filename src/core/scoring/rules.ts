@@ -185,7 +185,9 @@ const ASKS_AFTER_LABEL = /(?:what i['’]?m (?:really |actually )?asking(?: is)?
 // ("よろしくお願いします" asks for nothing; "不好意思…想请帮忙看看" asks for help not yet named).
 // "何か分かりにくい点があれば教えてください。": "let me know if anything is unclear" asks about the prompt, not for work.
 const IF_UNCLEAR_WIDE = /(?:不明な|分かりにくい|わかりにくい|気になる|不清楚的|不明白的)(?:点|ところ|地方)があれば|(?:不清楚|不明白)的地方/u;
-const WIDE_ASK = /[^、，。\s]{2}をお願い(?:します|いたします|致します|できますか|できますでしょうか)|(?<!させて)いただけ(?:ます|ません|ない)|教えて(?:ください|いただけ)/u;
+// In Chinese, the work named after what asks for it: "我这边有一段产品说明需要从中文翻译成英文，…，真的非常感谢你抽时间帮忙。"
+// ("帮我处理一个信息提取的任务" names a kind of task, not the work).
+const WIDE_ASK = /[^、，。\s]{2}をお願い(?:します|いたします|致します|できますか|できますでしょうか)|(?<!させて)いただけ(?:ます|ません|ない)|教えて(?:ください|いただけ)|(?:请你?|帮我|帮忙|麻烦你|需要|想请你)[^，。！？,]{0,12}?(?:翻译|总结|概括|摘要|改写|润色|校对|整理|分析|检查|提取|审查|优化|重写)(?!的)/u;
 // Thanks that close a sentence which asks for the work: "Can you rewrite it to be faster, thanks!",
 // "Pourriez-vous m'aider à rédiger un e-mail …, merci beaucoup ?", "Write me a script, thanks!".
 const THANKS_TAIL = /[,;—–-]\s*(?:(?:many |a million |thanks a million|so many )?thanks|thank you|merci(?: beaucoup| mille fois| d['’]avance)?|(?:vielen )?dank(?:e(?: dir| euch| schön| sehr)?)?|(?:muchas |mil )?gracias|obrigad[oa]|muito obrigad[oa])(?: (?:so much|a lot|in advance|heaps|a million|de antemano|desde já|schon mal))?[\s!.?¡¿]*$/iu;

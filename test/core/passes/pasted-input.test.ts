@@ -104,4 +104,42 @@ describe('core/passes: the pasted text a request works on', () => {
       assert.ok(out.includes('Bonjour, je suis artisan plombier') && out.includes("Merci de m'aider rapidement."), `${mode}: the ticket was edited\n${out}`);
     }
   });
+
+  const BLURB = 'The StarLeap S3 smart band tracks your heart rate around the clock and really lasts up to 14 days on one charge. It is water resistant to 5 ATM, so you can wear it while swimming.';
+  const TRANSLATE = [
+    "Hi! I hope you're well. Could you translate a short product blurb from English into German for our website? Thanks so much.", '',
+    'Glossary:', '- smart band → Smartband', '- battery life → Akkulaufzeit', '- water resistance → Wasserdichtigkeit', '',
+    'Rules:', '1. Output only the German translation, no explanations.', '2. Keep numbers and units exactly as they are.',
+    '3. Write the brand name "StarLeap" as is, never translated.', '4. The tone should be professional but not stiff, suitable for a product page.', '',
+    'Text to translate:', '', BLURB, '', "That's all, thanks again!",
+  ].join('\n');
+
+  it('keeps the paragraph a label names as the text to work on ("Text to translate:") whole, and never rewords it', () => {
+    for (const mode of MODES) {
+      // Before, at 50% the text went and its rules stayed; at 100% "really" went from the text to translate.
+      assert.ok(optimize({ text: TRANSLATE, budget: '50%', mode }).text.includes(BLURB), `${mode}: the text to translate is not whole`);
+      assert.ok(optimize({ text: TRANSLATE, budget: '100%', mode }).text.includes(BLURB), `${mode}: the text to translate was edited`);
+      for (const budget of ['25%', '33%', '50%', '75%']) {
+        const out = optimize({ text: TRANSLATE, budget, mode }).text;
+        // The label comes with its text or not at all.
+        assert.equal(out.includes('Text to translate:'), out.includes(BLURB), `${mode} ${budget}\n${out}`);
+      }
+    }
+  });
+
+  it('keeps a Chinese request that names the work beside its thanks, and the text after "待翻译原文："', () => {
+    const source = '星跃智能手环 S3 支持全天候心率监测和睡眠分析，续航最长可达 14 天。防水等级为 5ATM，游泳时也可以佩戴。';
+    const text = [
+      '你好！麻烦你了，我这边有一段产品说明需要从中文翻译成英文，客户明天上午就要，所以有点急，真的非常感谢你抽时间帮忙。', '',
+      '请严格按照下面的术语表翻译：', '', '- 智能手环 → smart band', '- 续航 → battery life', '- 防水等级 → water resistance rating', '',
+      '翻译要求：', '1. 只输出英文译文，不要输出中文原文，也不要加任何解释。', '2. 数字和单位保持原样。', '3. 品牌名“星跃”一律写作 StarLeap，不要音译成 Xingyue。', '',
+      '待翻译原文：', '', source, '', '嗯，大概就是这样吧，如果有哪里不确定的地方，你就按你觉得最合理的方式处理就好，再次感谢！',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '50%', mode }).text;
+      // Before, the request went as thanks and the text to translate went with it; its glossary and rules stayed.
+      assert.ok(out.includes(source), `${mode}: the text to translate is not whole\n${out}`);
+      assert.ok(out.includes('需要从中文翻译成英文'), `${mode}: the request is gone\n${out}`);
+    }
+  });
 });
