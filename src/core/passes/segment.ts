@@ -326,6 +326,9 @@ function markTranscript(blocks: readonly Block[]): void {
   }
 }
 
+/** Where what a turn's opening sentence says begins, after its time and speaker ("[09:03] Rafael: "); 0 for none. */
+export const turnLabelLength = (text: string): number => (speakerOf(text)?.said ?? -1) + 1;
+
 /** The speaker a line opens with and where what they say begins; null for none, or for a label ("Note:", "注意："). */
 function speakerOf(line: string): { name: string; said: number } | null {
   // A turn may open on its time: "[19h32] Síndico Carlos: …", "[09:02] Claire Martin : …", "(14:05) Ana: …".

@@ -5,7 +5,8 @@ import { answerTypeMatch, answerTypes, type AnswerType } from './answer-type';
 import { bm25Terms } from './bm25';
 import { decides } from './decisions';
 import { wordInformation } from './information';
-import { metaPenalty, ruleValue, specificity } from './rules';
+import { metaPenalty, ruleValue, saidValue, specificity } from './rules';
+import { turnLabelLength } from '../passes/segment';
 
 /** A prose sentence with where it stands, for ranking. */
 export interface RankedSentence {
@@ -113,14 +114,14 @@ export function rankSentences(doc: Doc): RankedSentence[] {
       for (const [term, value] of contributions[i] ?? []) r.termScores.set(term, (WEIGHT_RELEVANCE * typed * value) / maxOwn);
       // A rule of the prompt counts whatever the task, and so does a fact it states (a date, an amount);
       // a text to read (an article to ask about) goes by relevance alone.
-      const rule = (instructs(r) || r.inList) && !r.material ? ruleValue(texts[i]!, r.sentence) : narrative ? 0 : specificity(texts[i]!, r.sentence);
+      const rule = (instructs(r) || r.inList) && !r.material ? ownValue(r, texts[i]!, false) : narrative ? 0 : ownValue(r, texts[i]!, true);
       const rest = 0.15 * information[i]! + 0.1 * structure + instruction + rule - metaPenalty(texts[i]!, r.sentence, r.material) + stated;
       r.score = WEIGHT_RELEVANCE * (relevance[i]! + neighbour) * typed + rest;
       r.parts = { relevance: relevance[i]!, neighbour, rest, types };
     } else {
       const lead = narrative && r.leadsParagraph ? PARAGRAPH_LEAD : 0;
       // A text to read has no rules: its "not" or "only" says nothing of a sentence's value.
-      const rule = narrative || r.material ? specificity(texts[i]!, r.sentence) : ruleValue(texts[i]!, r.sentence);
+      const rule = ownValue(r, texts[i]!, narrative || r.material);
       const penalty = metaPenalty(texts[i]!, r.sentence, r.material);
       if (asked && r.material) {
         // The question the prompt closes on is, for its documents, what a task is: they rank as a task ranks them.
@@ -130,6 +131,13 @@ export function rankSentences(doc: Doc): RankedSentence[] {
     r.sentence.score = r.score;
   });
   return ranked;
+}
+
+/** ruleValue, or specificity alone for a text to read, of what the sentence says (a turn: without its speaker). */
+function ownValue(r: RankedSentence, text: string, material: boolean): number {
+  const label = r.sentence.speaker ? turnLabelLength(text) : 0;
+  if (label > 0) return saidValue(text, r.sentence, label, material);
+  return material ? specificity(text, r.sentence) : ruleValue(text, r.sentence);
 }
 
 /** Each material sentence's relevance (0–1) to the prompt's pinned closing question, or null without both. */

@@ -255,6 +255,22 @@ export function specificity(text: string, sentence: Sentence): number {
   return signals(sentence, text).specific;
 }
 
+/**
+ * ruleValue, or with `material` specificity, of what a transcript's turn says from `from` on: its speaker's
+ * name and time ("[09:03] Rafael: vi sim, que sofrimento") are no fact of the turn, and would make every
+ * turn as specific as the one that states the budget.
+ */
+export function saidValue(text: string, sentence: Sentence, from: number, material: boolean): number {
+  let offset = 0;
+  let literals = 0;
+  for (const piece of sentence.pieces) {
+    if (piece.locked && offset >= from) literals++;
+    offset += piece.text.length;
+  }
+  const said = text.slice(from);
+  return material ? computeSpecific(said, literals) : ruleValue(said, literals);
+}
+
 /** What a constraint (a negation, limit or condition) adds to a rule's value. */
 const constraintValue = (text: string, scanned: readonly string[]): number => (hasConstraint(text, scanned) ? 0.6 : 0);
 

@@ -142,4 +142,28 @@ describe('core/passes: the pasted text a request works on', () => {
       assert.ok(out.includes('需要从中文翻译成英文'), `${mode}: the request is gone\n${out}`);
     }
   });
+
+  it("values a chat log's turns by what they say, not by their speaker's name and time", () => {
+    const text = [
+      'Resuma a conversa abaixo entre a equipe de produto. Quero no máximo 5 tópicos, cada um com o responsável e o prazo. Não inclua opiniões pessoais nem piadas.', '',
+      '[09:02] Mariana: bom dia gente! alguém viu o jogo ontem? kkk',
+      '[09:03] Rafael: vi sim, que sofrimento',
+      '[09:05] Mariana: o lançamento da versão 3.2 do app está marcado para 14/06',
+      '[09:06] Rafael: o backend do checkout novo ainda não está pronto, preciso de mais uma semana',
+      '[09:07] Mariana: então o checkout fica fora da 3.2 e entra na 3.3 (28/06)',
+      '[09:09] Beatriz: a tradução para espanhol está 80% pronta, termino até 10/06',
+      '[09:10] Mariana: ótimo',
+      '[09:12] Thiago: recebo a tradução e devolvo em 2 dias úteis',
+      '[09:15] Rafael: ok',
+      '[09:16] Mariana: orçamento de marketing para o lançamento: R$ 45.000, não pode passar disso',
+      '[09:18] Beatriz: alguém vai pedir pizza no almoço?',
+    ].join('\n');
+    for (const mode of MODES) {
+      const out = optimize({ text, budget: '50%', mode }).text;
+      // Before, every turn was as specific as the next for its time: all five lines of chatter stayed, and two of the dates went.
+      const chatter = ['jogo ontem', 'vi sim, que sofrimento', 'Rafael: ok', 'Mariana: ótimo', 'pedir pizza'].filter((line) => out.includes(line));
+      assert.ok(chatter.length <= 1, `${mode}: ${chatter.join(' / ')} kept\n${out}`);
+      assert.ok((out.match(/\d{2}\/06/g) ?? []).length >= 2, `${mode}: the dates went\n${out}`);
+    }
+  });
 });
