@@ -34,7 +34,15 @@ const INLINE_ANSWER = /(?:[.?!。？！)"”」]\s*|\s)(?:\*\*|__)?(?:a|answer|a
 export const isExampleLabel = (line: string): boolean => QUESTION_SIDE.test(line) || ANSWER_SIDE.test(line) || EXAMPLE_HEADER.test(line);
 
 export type LineItem =
-  | { readonly kind: 'line'; readonly start: number; readonly end: number; readonly text: string; readonly newParagraph: boolean }
+  | {
+      readonly kind: 'line';
+      readonly start: number;
+      readonly end: number;
+      readonly text: string;
+      readonly newParagraph: boolean;
+      /** A new Markdown block (a list item) on the line right under the one before, with no blank line between. */
+      readonly underPrevious?: boolean;
+    }
   /** A code, data or table block: may sit inside an example. */
   | { readonly kind: 'block'; readonly start: number; readonly end: number }
   /** A heading or tag: no example runs across it. */
@@ -176,7 +184,9 @@ export function findExamples(items: readonly LineItem[]): { examples: Span[]; fi
       if (group && (!group.answered || group.endsWithColon)) (group.end = item.end), (group.endsWithColon = false);
       continue;
     }
-    const { start, end, text, newParagraph } = item;
+    const { start, end, text } = item;
+    // The lines right under an answer are more of it: "Assistant: - Sam | Fix the login bug", then "- UNASSIGNED | …".
+    const newParagraph = item.newParagraph && !(item.underPrevious && group?.answered);
     // "発話：「…」→ 振込", "Review: … => positive": a whole example on one labelled line; with nothing
     // after the arrow, the slot the model fills, so the final input.
     const arrow = ANY_LABEL.test(text) && isArrowExample(text) ? ARROW.exec(text) : null;

@@ -225,18 +225,22 @@ const trimEnd = (text: string, from: number, to: number): number => {
 /** What the example search reads: prose lines, blocks that may sit inside an example, and breaks. */
 function lineItems(ranges: readonly PromptRange[], text: string): LineItem[] {
   const items: LineItem[] = [];
+  let previous: PromptRange | undefined;
   for (const range of ranges) {
     if (range.kind === 'code' || range.kind === 'data' || range.kind === 'table' || range.kind === 'keep') items.push({ kind: 'block', start: range.start, end: range.end });
     else if (range.kind !== 'prose') items.push({ kind: 'break' });
     else {
+      // A list item on the line right under a paragraph or item: an answer's next line (see findExamples).
+      const goesOn = previous?.kind === 'prose' && !/\n[ \t]*\r?\n/.test(text.slice(previous.end, range.start));
       let start = range.start;
       const lines = text.slice(range.start, range.end).split(/(?<=\n)/);
       lines.forEach((line, i) => {
         const end = start + line.replace(/\r?\n$/, '').length;
-        if (end > start) items.push({ kind: 'line', start, end, text: text.slice(start === range.start ? range.start : start, end).trimStart(), newParagraph: i === 0 });
+        if (end > start) items.push({ kind: 'line', start, end, text: text.slice(start === range.start ? range.start : start, end).trimStart(), newParagraph: i === 0, underPrevious: i === 0 && goesOn });
         start += line.length;
       });
     }
+    previous = range;
   }
   return items;
 }

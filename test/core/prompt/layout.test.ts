@@ -57,6 +57,18 @@ describe('core/prompt/layout', () => {
     ]);
   });
 
+  it('keeps the list an answer goes on with on the next lines in its example ("Assistant: - Sam | …", "- UNASSIGNED | …")', () => {
+    const text = 'User: notes: sam fixes the login bug by friday; someone updates the docs\nAssistant: - Sam | Fix the login bug | 2024-03-15\n- UNASSIGNED | Update the docs | no date\n\nUser: notes: nothing decided\nAssistant: No action items.\n\nUser: notes: ana owns the release notes\nAssistant:';
+    // Before, "- UNASSIGNED | …" was a list item of its own: at 50% it stayed without the example it answers.
+    assert.deepEqual(shape(text).slice(0, 2), [
+      'example: User: notes: sam fixes the login bug by friday; someone updates the docs\nAssistant: - Sam | Fix the login bug | 2024-03-15\n- UNASSIGNED | Update the docs | no date',
+      'example: User: notes: nothing decided\nAssistant: No action items.',
+    ]);
+    // A list after an example's header and its code, one item a line, is no answer: the items are rules again.
+    const rules = 'Example:\n```python\nchat.invoke(messages)\n```\n\n- Compose messages as a list.\n- For RAG, combine chat models with retrievers.\n- Use `streaming=True` for streaming.';
+    assert.deepEqual(shape(rules).slice(-2), ['prose: - For RAG, combine chat models with retrievers.', 'prose: - Use `streaming=True` for streaming.']);
+  });
+
   it('takes labelled lines with an arrow as examples, and an arrow with nothing after it as the final input', () => {
     const text = '例：\n発話：「給料は入りましたか？」→ 残高照会\n発話：「3万円送りたい」→ 振込\n\n発話：「{utterance}」→';
     assert.deepEqual(shape(text), ['prose: 例：', 'example: 発話：「給料は入りましたか？」→ 残高照会', 'example: 発話：「3万円送りたい」→ 振込', 'prose📌: 発話：「{utterance}」→']);
