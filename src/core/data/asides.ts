@@ -18,7 +18,7 @@ const EUROPEAN = [
     'ich weiß nicht,? ob das (?:sinn ergibt|verständlich ist|klar ist)', 'ich hoffe,? das passt so', 'ich bin da (?:immer )?so ungeschickt(?: mit worten)?', 'ich bin (?:echt |schon )?gespannt,? ob das klappt', 'wie geht(?:[’\']s| es)(?: dir| euch| ihnen)?', 'bin ich mir nicht (?:ganz |so )?sicher', 'du bist ein schatz', 'ihr rettet mir', 'schönes wochenende', 'schönen tag',
   // Spanish
   '(?:muchas|mil|muchísimas) gracias', 'gracias(?! a (?!ti|usted|vos|todos))', 'perdona\\p{L}*', 'perdón', 'disculpa\\p{L}*', 'lo siento',
-  'no sé si me (?:explico|estoy)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
+  'no sé si me (?:explico|estoy|he explicado)(?: bien)?', '(?:bueno,? )?creo que eso es todo', '(?:pero )?en fin(?=\\s*[,.!…])', '(?:y )?que tengas(?: un)? (?:buen|bonito|feliz) (?:día|fin de semana)', 'cualquier duda', 'a ver si me puedes (?:echar|ayudar)',
   'espero que (?:te|le|os) (?:encuentres|encuentre|vaya)', 'espero que (?:estés|esté|estéis) bien', 'un (?:abrazo|saludo)',
   'no sé si (?:tiene sentido|se entiende)', '¿?qué tal', '¿?cómo (?:estás|está|andas)',
   'si algo no queda claro,? (?:dímelo|me dices|avísame)(?: y lo aclaro)?', 'no sé si funcionará,? pero (?:probamos|probemos)', 'a ver si me explico(?: bien)?',
@@ -26,10 +26,10 @@ const EUROPEAN = [
   'si no es (?:mucha )?molestia',
   // French
   'merci(?: beaucoup| mille fois| encore)?(?: d[’\']avance| par avance| pour votre aide)?\\s*[!.]', 'merci (?:beaucoup|mille fois|d[’\']avance|par avance)',
-  'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que (?:vous allez|tu vas) bien', 'n[’\']hésitez pas', 'bonne (?:journée|soirée|semaine)',
+  'mille mercis', 'ça va', 'comment (?:ça va|allez-vous|vas-tu)', 'désolée?', 'excusez-moi', 'j[’\']espère que (?:vous allez|tu vas) bien', 'n[’\']hésite(?:z)? pas(?: à (?:me|nous) (?:le )?(?:dire|demander|contacter|faire signe|poser (?:tes|vos) questions))?(?: si (?:tu as|vous avez) (?:des|la moindre|une|d[’\']autres) questions?| si quelque chose n[’\']est pas clair)?', 'bonne (?:journée|soirée|semaine)',
   'je ne suis pas sûre? que ce soit', 'vous me sauvez', 'bon courage', 'si jamais ça peut aider',
   'je sais que (?:ça|cela|c[’\']est) (?:paraît|semble|peut paraître|fait) (?:évident|beaucoup)', 'je préfère le redire',
-  'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je vous remercie (?:par avance|d[’\']avance|beaucoup)',
+  'en espérant que (?:ce|ça|cela) ne soit pas trop \\p{L}+', 'cordialement', 'bien à vous', 'je (?:vous|te) remercie (?:par avance|d[’\']avance|beaucoup)',
   'je ne sais pas si (?:c[’\']est|ça) (?:clair|compréhensible)', 'on en (?:re)?(?:discute|parle)',
   'je me permets de vous (?:solliciter|contacter|écrire|déranger)', 'si vous avez (?:un moment|deux minutes|un peu de temps)',
   '(?:voilà,? )?je crois que c[’\']est tout', 'j[’\']ai hâte de voir le résultat',

@@ -376,7 +376,7 @@ export const ADDRESSEES = ['there', 'everyone', 'all', 'claude', 'chatgpt', 'gpt
 
 /** A whole sentence of greeting or thanks, with nothing else in it. */
 export const COURTESY = new RegExp(
-  String.raw`^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?:${ADDRESSEES})?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance)(?: and (?:your )?(?:help|time|assistance))?)?(?: with this)?(?:,? I (?:really )?(?:do )?appreciate it)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well)\W*$`,
+  String.raw`^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?:${ADDRESSEES})?|(?:many )?thanks(?: a lot| so much)?(?: in advance)?|thank you(?: so much| very much)?(?: in advance)?(?: for your (?:help|time|assistance)(?: and (?:your )?(?:help|time|assistance))?)?(?: with this)?(?:,? I (?:really )?(?:do )?appreciate it)?|(?:I )?(?:really )?(?:do )?appreciate (?:it|your help)|(?:I hope this helps)|cheers|help me(?: out)?(?: with (?:something|this))?|I hope (?:you are|you're|this (?:message|email) finds you) (?:doing )?well|(?:hello and )?welcome(?: aboard| to the team)?|(?:we're|we are) (?:so |really |very )?(?:glad|happy|excited|thrilled) to have you(?: on (?:the |our )?team| here| aboard)?)\W*$`,
   'i',
 );
 

@@ -544,6 +544,10 @@ describe('core/passes/rewrite: edits at a budget the prompt fits read as the wri
     ['a German opener before the verb stays: "Bin ich …" reads as a question', 'Ehrlich gesagt bin ich mit meinem Entwurf nicht zufrieden.', 'Ehrlich gesagt bin ich mit meinem Entwurf nicht zufrieden.'],
     ['a German opener set off by its comma goes', 'Ehrlich gesagt, ich bin mit meinem Entwurf nicht zufrieden.', 'Ich bin mit meinem Entwurf nicht zufrieden.'],
     ['a restatement that names a day says something', 'Wie schon gesagt, die Frist ist Freitag.', 'Die Frist ist Freitag.'],
+    ['a Spanish closing of asides goes whole', 'Necesito una consulta SQL. Bueno, creo que eso es todo, no sé si me he explicado bien, pero en fin, ¡mil gracias otra vez y que tengas un buen día!', 'Necesito una consulta SQL.'],
+    ['"en fin de semana" is no "en fin"', 'Paga a fin de mes y en fin de semana no.', 'Paga a fin de mes y en fin de semana no.'],
+    ['a French offer to answer questions goes, in "tu" as in "vous"', "Résume la réunion. N'hésite pas si tu as des questions. Je te remercie par avance, et n'hésite pas à me dire si quelque chose n'est pas clair !", 'Résume la réunion.'],
+    ["a welcome to the model says nothing", "You are a support assistant for Acme. Hello and welcome aboard! We're so glad to have you on the team. Welcome the customer by name.", "You're a support assistant for Acme. Welcome the customer by name."],
   ];
   for (const [what, input, expected] of cases) it(what, () => assert.equal(rw(input), expected));
 });
