@@ -615,11 +615,19 @@ const PARENTHETICAL = /^\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（�
 
 // "Never edit those files by hand": "those" with its noun points back, unless a clause or place says
 // which ("those files that …", "those files listed below"); "treat those as …" points within.
+// "Don't try to handle those yourself.": "those" alone, with no noun or clause of its own, stands for what
+// the sentence before names.
 function pointsAtThose(text: string): boolean {
   if (!/those/i.test(text)) return false;
-  for (const m of text.matchAll(DISTAL)) if (!STOPWORDS.has(m[1]!.toLowerCase()) && !WHICH.has((m[2] ?? '').toLowerCase())) return true;
+  if (BARE_THOSE.test(text)) return true;
+  for (const m of text.matchAll(DISTAL)) {
+    const next = m[1]!.toLowerCase();
+    if (!STOPWORDS.has(next) ? !WHICH.has((m[2] ?? '').toLowerCase()) : REFLEXIVE.has(next)) return true;
+  }
   return false;
 }
+const BARE_THOSE = /(?<![\p{L}])those\s*(?:[.,;:!?)]|$)/iu;
+const REFLEXIVE = new Set(['yourself', 'yourselves', 'myself', 'ourselves', 'themselves', 'again', 'first', 'too', 'either', 'instead', 'directly', 'manually', 'now']);
 const DISTAL = /(?<![\p{L}])those\s+(\p{L}+)(?:\s+(\p{L}+))?/giu;
 const WHICH = new Set(['who', 'that', 'which', 'whose', 'where', 'with', 'of', 'in', 'on', 'from', 'for', 'listed', 'named', 'mentioned', 'below', 'above', 'described', 'marked', 'shown']);
 // "Don't just say "this should work" — actually run them.": a short sentence's object is the last one's.

@@ -113,6 +113,20 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('keeps "Don\'t try to handle those yourself." only with the sentence that names them', () => {
+    const text = [
+      "You are a support assistant for Acme Cloud. Be friendly and concise, and always answer in the customer's language.", '',
+      'If a customer mentions a lawyer, legal action, a chargeback, or says their account was hacked, hand off to a human with the message "I\'m connecting you with a specialist now." ' +
+        "Don't try to handle those yourself.", '',
+      'Never share internal ticket numbers. Use the customer\'s first name. Keep replies under 120 words unless the customer asks for detail.',
+    ].join('\n');
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      // Before, at 50% it stayed alone: "those" pointed at nothing.
+      if (/handle those/.test(out)) assert.ok(out.includes('chargeback'), `${percent}%: "those" points at nothing\n${out}`);
+    }
+  });
+
   it('keeps a request that shows its material ("I need … from this table:") as the request, not as a title that goes with the table', () => {
     const text = [
       "Hi! Super quick one, I promise. I need weekly revenue for the last 8 full weeks from this table in BigQuery:", '',
