@@ -14,6 +14,25 @@ import { words } from '../text/words';
  */
 
 /**
+ * The sentence that names what the answer may be ("… classifique cada avaliação em exatamente uma destas
+ * categorias: ENTREGA, PAGAMENTO, APP …", "只能输出以下三个标签之一：正面、负面、中性"): the other half of
+ * the request, pinned with it. Without it the final input has no answer to take.
+ */
+function pinAnswerOptions(prose: readonly Block[]): void {
+  for (const block of prose) {
+    // (A list item is one field's or rule's values among others: "- `indice_reajuste` só pode ter um destes valores: …".)
+    if (block.verbatim || isListItem(block)) continue;
+    for (const sentence of block.sentences) if (ANSWER_OPTIONS.test(sentenceText(sentence))) sentence.pinned = true;
+  }
+}
+const ANSWER_OPTIONS = new RegExp(
+  '(?:(?<![\\p{L}])(?:(?:exactly |only )?one of(?: the following| these| those| the)?|(?:exatamente |apenas )?uma? d(?:estas|estes|as seguintes|os seguintes)|(?:exactamente |solo )?una? de (?:estas|estos|las siguientes|los siguientes)|' +
+    '(?:exactement |seulement )?(?:l[’\']une?|un(?:e)?) des (?:catégories|étiquettes|labels|classes|valeurs|options) suivantes|genau eine[nrs]? (?:der|von) (?:folgenden|diesen))(?![\\p{L}])[^.!?。！？\\n]{0,40}|' +
+    '(?:之一|其中之一|のいずれか|のどれか))[:：]\\s*[^\\s,、，;；]{1,24}(?:\\s*[,、，/|;；]\\s*(?:(?:or|ou|o|oder|et|e|y|und|或)\\s+)?[^\\s,、，;；]{1,24}){2,}',
+  'iu',
+);
+
+/**
  * A prompt that ends with its material announced by a colon ("Here is the handler:", then the code; "相关
  * 代码如下：", then the table) pins that material: it is what the prompt is about. Closing thanks after
  * it do not count.
@@ -62,6 +81,7 @@ export function pinRequests(blocks: Block[], english: boolean): void {
   if (role) role.pinned = true;
   markRequest(prose, said, english);
   markAskedLists(blocks, said, english);
+  pinAnswerOptions(prose);
   pinAnnouncedDrafts(blocks, said, english);
   // The line that introduces the final input goes with it: "Now classify this one:".
   blocks.forEach((block, i) => {

@@ -238,3 +238,33 @@ describe('core/passes/requests: the draft the prompt announces is its input', ()
     }
   });
 });
+
+describe('core/passes/requests: the answer\'s options', () => {
+  const examples = (pairs: [string, string][], q: string, a: string) => pairs.map(([input, label]) => `${q}${input}\n${a}${label}`).join('\n\n');
+  const cases: [string, string, string][] = [
+    [
+      'Portuguese',
+      'Estou montando um classificador de avaliações de um aplicativo de delivery e preciso que você classifique cada avaliação em exatamente uma destas categorias: ENTREGA, PAGAMENTO, APP, ATENDIMENTO, ELOGIO.',
+      ['Não invente categorias novas e não explique a resposta, apenas escreva o rótulo.', '', 'Seguem alguns exemplos:', '',
+        examples([['O motoboy demorou mais de uma hora e a comida chegou fria.', 'ENTREGA'], ['Cobraram duas vezes no meu cartão e ninguém resolve.', 'PAGAMENTO'], ['O app fecha sozinho quando abro o carrinho.', 'APP'], ['A atendente foi grossa comigo no chat.', 'ATENDIMENTO']], 'Entrada: ', 'Saída: '),
+        '', 'Agora classifique:', '', 'Entrada: Não consigo pagar com Pix, dá erro toda hora.', 'Saída:'].join('\n'),
+    ],
+    [
+      'Chinese',
+      '任务：判断用户评论的情感，只能输出以下三个标签之一：正面、负面、中性。',
+      ['不要输出任何解释，不要加标点。', '', '规则：', '- 评论中同时有夸奖和抱怨时，以最后一句的态度为准。', '- 只针对物流的抱怨也算负面。', '',
+        examples([['衣服质量很好，就是快递慢了点，不过总体还是满意的。', '正面'], ['用了三天就坏了，客服也不回消息。', '负面'], ['还行吧，跟图片差不多。', '中性']], '输入：', '输出：'),
+        '', '现在请判断：', '输入：颜色和描述的不一样，但是穿上很舒服，会回购。', '输出：'].join('\n'),
+    ],
+  ];
+  for (const [lang, options, rest] of cases)
+    it(`keeps the sentence that names the labels an answer may take with the final input (${lang})`, () => {
+      const text = `${options}\n\n${rest}`;
+      for (const mode of ['strict', 'relaxed'] as const)
+        for (const budget of ['40%', '50%']) {
+          const out = optimize({ text, budget, mode }).text;
+          // Before, at 40% the labels went and "don't invent new categories" stayed.
+          assert.ok(out.includes(options), `${mode} ${budget}: the labels are gone\n${out}`);
+        }
+    });
+});
