@@ -269,6 +269,7 @@ export function render(doc: Doc): string {
     // "I need weekly revenue … from this table:" kept without the table ends as a sentence.
     // An answer slot ("Queue:") and quoted material stay as written.
     if (block.kind === 'prose' && !block.verbatim && i + 1 < blocks.length && isGone(blocks[i + 1]!)) text = closeAnnouncement(text, block);
+    if (isListItem(block) && !block.verbatim) text = closeList(blocks, i, texts, text);
     // After a gap, the block keeps its indentation; a block that went on the line of one that went
     // ("… tools. Use the APIs to:") starts its line.
     const indent = block.sepBefore.includes('\n') ? /[ \t]*$/.exec(block.sepBefore)![0] : '';
@@ -354,6 +355,26 @@ function closeAnnouncement(text: string, block: Block): string {
   const wide = colon === '：' && /[\u3040-\u9fff]/.test(line);
   if (!/[\p{L}\p{N})\]」”"'`]$/u.test(line) || (wide ? line.length < 6 : line.trim().split(/\s+/).length < 4)) return text;
   return text.slice(0, end - 1) + (colon === '：' ? '。' : '.') + text.slice(end);
+}
+
+/**
+ * The items of one sentence run over a list ("… dass sie:", "- … klingt,", "- … nennt,", "- … endet."): where
+ * the last ones went, the last kept one takes the period the sentence ended with ("- höchstens 150 Wörter
+ * lang ist," was left hanging).
+ */
+function closeList(blocks: readonly Block[], at: number, texts: readonly string[], text: string): string {
+  if (!/[,;，；]\s*$/.test(text) || endsLocked(blocks[at]!)) return text;
+  const indent = indentOf(blocks[at]!.prefix);
+  let last = at;
+  for (let k = at + 1; k < blocks.length; k++) {
+    const block = blocks[k]!;
+    if (block.kind !== 'prose' || !isListItem(block) || indentOf(block.prefix) < indent) break;
+    if (indentOf(block.prefix) > indent) continue;
+    if (texts[k] !== '') return text; // a later item of the run is kept
+    last = k;
+  }
+  const ending = last === at ? undefined : /[.。!！]\s*$/.exec(sentenceText(blocks[last]!.sentences[blocks[last]!.sentences.length - 1]!))?.[0].trim();
+  return ending ? text.replace(/[,;，；](\s*)$/, `${ending}$1`) : text;
 }
 
 /** A kept paragraph of a quotation over several, with the opening mark if it is the first kept, the closing one if the last. */

@@ -1487,6 +1487,25 @@ describe('core/passes/select', () => {
     }
   });
 
+  it('ends a list that runs one sentence over its items on a period when its last items went', () => {
+    const items = ['- höflich und professionell klingt, aber nicht unterwürfig,', '- den neuen Liefertermin (28. März 2024) klar nennt,',
+      '- als Entschädigung einen Rabatt von 8 % auf die Gesamtrechnung anbietet, aber nur, wenn Herr Brandt die Bestellung nicht storniert,',
+      '- keine Schuld auf den Zulieferer schiebt (den Namen "Kovac Metall" bitte auf keinen Fall erwähnen),', '- höchstens 150 Wörter lang ist,',
+      '- mit "Mit freundlichen Grüßen, Sabine Krüger" endet.'];
+    const text = ['Bitte schreib die E-Mail an Herrn Brandt von Brandt & Söhne so um, dass sie:', ...items, '',
+      'Verwende die Sie-Form, nicht die Du-Form. Keine Emojis und keine Ausrufezeichen. Gib mir nur die fertige E-Mail zurück.'].join('\n');
+    let cut = 0;
+    for (let percent = 20; percent <= 95; percent += 5) {
+      const out = optimize({ text, budget: `${percent}%`, mode: 'strict' }).text;
+      const kept = out.split('\n').filter((line) => line.startsWith('- '));
+      if (kept.length === 0 || out.includes('Sabine Krüger" endet.')) continue;
+      cut++;
+      // Before, "- höchstens 150 Wörter lang ist," ended the list, its sentence left hanging.
+      assert.ok(kept[kept.length - 1]!.endsWith('.'), `${percent}%: ${kept[kept.length - 1]}\n${out}`);
+    }
+    assert.ok(cut > 0, 'no budget cut the list before its last item');
+  });
+
   it('numbers an item that leads its own nested list with the rest of its list', () => {
     const text = ['Rules:', '', '1. Always verify the customer by account number and ZIP code.', '2. Think about the tone a little and maybe keep it friendly where it feels right.',
       '3. Error codes shown in the app:', '   - E1: no signal', '   - E2: weak signal', '4. Consider some general improvements to the wording here and there.', '5. Never issue a credit above $20 without a supervisor.'].join('\n');
