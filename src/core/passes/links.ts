@@ -4,7 +4,7 @@ import { STOPWORDS, words } from '../text/words';
 import { lastAnswer } from '../prompt/examples';
 import { TRIPLE_QUOTE_TAG } from '../prompt/layout';
 import { endsOnColon, LEAD_IN_LEVEL } from './structure';
-import { INPUT_TITLE } from './segment';
+import { headingTitle, INPUT_TITLE } from './segment';
 import { namedAbove, NAMES_WHERE, pointsBelow } from './requests';
 import type { Unit } from './units';
 
@@ -149,16 +149,17 @@ function rankDocumentNamedAbove(doc: Doc, entries: readonly Entry[]): void {
  * the budget. A longer one competes by value (all of it would leave no room for what to do with it).
  */
 export function rankTitledInput(doc: Doc, entries: readonly Entry[], budget: number): void {
-  const at = doc.blocks.findIndex((b) => b.kind === 'heading' && !b.removed && INPUT_TITLE.test(titleText(b)));
+  const at = doc.blocks.findIndex((b) => b.kind === 'heading' && !b.removed && INPUT_TITLE.test(headingTitle(b)));
   if (at < 0) return;
-  const level = doc.blocks[at]!.level ?? 1;
+  const title = doc.blocks[at]!;
+  const level = title.level ?? 1;
   const inside = new Set<Block>();
   for (let k = at + 1; k < doc.blocks.length; k++) {
     const block = doc.blocks[k]!;
     if (block.kind === 'heading' && (block.level ?? 1) <= level) break;
     if (block.kind === 'prose' && block.verbatim) inside.add(block);
     // A label line ("Text to translate:") titles the one paragraph after it.
-    if (doc.blocks[at]!.titlesNext) break;
+    if (title.titlesNext) break;
   }
   const input = entries.filter((e) => e.unit.parent && inside.has(e.unit.parent) && e.unit.score > 0);
   if (input.length === 0 || input.reduce((n, e) => n + e.unit.cost, 0) > budget * INPUT_SHARE) return;
@@ -166,7 +167,6 @@ export function rankTitledInput(doc: Doc, entries: readonly Entry[], budget: num
 }
 /** The share of the budget titled input may take and still rank first: the rest is the request and its rules. */
 const INPUT_SHARE = 2 / 3;
-const titleText = (block: Block): string => block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
 
 /**
  * A prompt's one table that its text names ("Use the numbers from the table only", "die 2 Punkte aus der

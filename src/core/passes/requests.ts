@@ -27,8 +27,8 @@ function pinAnswerOptions(prose: readonly Block[]): void {
 }
 const ANSWER_OPTIONS = new RegExp(
   '(?:(?<![\\p{L}])(?:(?:exactly |only )?one of(?: the following| these| those| the)?|(?:exatamente |apenas )?uma? d(?:estas|estes|as seguintes|os seguintes)|(?:exactamente |solo )?una? de (?:estas|estos|las siguientes|los siguientes)|' +
-    '(?:exactement |seulement )?(?:l[’\']une?|un(?:e)?) des (?:catégories|étiquettes|labels|classes|valeurs|options) suivantes|genau eine[nrs]? (?:der|von) (?:folgenden|diesen))(?![\\p{L}])[^.!?。！？\\n]{0,40}|' +
-    '(?:之一|其中之一|のいずれか|のどれか))[:：]\\s*[^\\s,、，;；]{1,24}(?:\\s*[,、，/|;；]\\s*(?:(?:or|ou|o|oder|et|e|y|und|或)\\s+)?[^\\s,、，;；]{1,24}){2,}',
+    '(?:exactement |seulement )?(?:l[’\']une?|une?) des (?:catégories|étiquettes|labels|classes|valeurs|options) suivantes|genau eine[nrs]? (?:der|von) (?:folgenden|diesen))(?![\\p{L}])[^.!?。！？\\n]{0,40}|' +
+    '(?:之一|のいずれか|のどれか))[:：]\\s*[^\\s,、，;；]{1,24}(?:\\s*[,、，/|;；]\\s*(?:(?:or|ou|o|oder|et|e|y|und|或)\\s+)?[^\\s,、，;；]{1,24}){2,}',
   'iu',
 );
 

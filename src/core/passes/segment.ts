@@ -199,15 +199,15 @@ function markVerbatim(blocks: Block[]): Block[][] {
   const runs = quotationRuns(blocks);
   const inQuotation = new Set([...runs.flat(), ...betweenBreaks(blocks), ...forwardedMail(blocks)]);
   const quotedMaterial = blockquoteMaterial(blocks);
-  blocks.forEach((block) => {
+  for (const block of blocks) {
     if (block.kind === 'heading') {
       const level = block.level ?? 1;
       if (documentLevel && level <= documentLevel) documentLevel = 0;
-      const title = block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
+      const title = headingTitle(block);
       // (A label line that names the input, "Text to translate:", titles the one paragraph after it: see splitBracketTitles.)
       if ((DOCUMENT_TITLE.test(title) || MATERIAL_TITLE.test(title)) && level !== LEAD_IN_LEVEL) documentLevel = level;
       titled = false;
-      return;
+      continue;
     }
     if (block.tag?.partner && (block.tag.name === TRIPLE_QUOTE_TAG || VERBATIM_TAG.test(block.tag.name.toLowerCase()))) depth += block.tag.closing ? -1 : 1;
     else if (block.kind === 'prose') {
@@ -217,9 +217,12 @@ function markVerbatim(blocks: Block[]): Block[][] {
       if (depth > 0 || documentLevel || source || titled || quoted(block) || inQuotation.has(block) || quotedMaterial.has(block)) block.verbatim = true;
       titled = source && block.sentences.length === 1 && !/[.!?。！？]$/u.test(first);
     }
-  });
+  }
   return runs;
 }
+
+/** A heading's words without its Markdown marks or 【】 brackets: "## Source text" → "Source text". */
+export const headingTitle = (block: Block): string => block.body.replace(/^\s*#+\s*/, '').replace(/^【(.*)】$/u, '$1').trim();
 
 /**
  * A text the prompt shows between two thematic breaks after announcing it ("Esta es la carta que he
@@ -359,7 +362,7 @@ const MIN_TURNS = 3;
 // "待翻译原文：". INPUT_TITLE names the one text the request is about; retrieved documents are sources.
 const INPUT_TEXT_WORDS =
   '(?:the |our )?(?:source text|original text|text to (?:translate|summari[sz]e|review|proofread|rewrite|edit|check|correct|classify)|input text|' +
-  'originaltext|ausgangstext|zu übersetzender text|text zum übersetzen|zu prüfender text|texto original|texto (?:a|para) (?:traducir|resumir|revisar|corregir|traduzir|revisar|corrigir)|texto de origen|texto fuente|' +
+  'originaltext|ausgangstext|zu übersetzender text|text zum übersetzen|zu prüfender text|texto original|texto (?:a|para) (?:traducir|resumir|revisar|corregir|traduzir|corrigir)|texto de origen|texto fuente|' +
   'texte source|texte original|texte (?:à|a) (?:traduire|résumer|corriger|relire)|texto de origem|texto fonte|' +
   '原文|本文|翻訳対象|翻訳する(?:文章|テキスト)|翻訳原稿|対象(?:の)?(?:文章|テキスト)|(?:待|要|需要)?翻译的?(?:原文|内容|文本|文字)|(?:待|要|需要)(?:总结|润色|校对|改写|处理|审阅)的?(?:原文|内容|文本|文字)|原文内容)';
 const INPUT_TITLE_WORDS = `(?:${INPUT_TEXT_WORDS}|(?:the |our )?(?:transcript|article|passage|excerpt))`;
